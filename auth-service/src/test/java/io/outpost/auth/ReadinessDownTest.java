@@ -1,0 +1,18 @@
+package io.outpost.auth;
+
+import java.util.List;
+
+import io.outpost.testsupport.UnreachableBackingServicesProfile;
+import io.outpost.testsupport.contract.ReadinessDownContract;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+
+@QuarkusTest
+@TestProfile(UnreachableBackingServicesProfile.class)
+class ReadinessDownTest extends ReadinessDownContract {
+
+    @Override
+    protected List<String> readinessChecks() {
+        return List.of("Reactive PostgreSQL connections health check", "Database connections health check");
+    }
+}

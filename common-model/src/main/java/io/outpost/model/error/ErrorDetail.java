@@ -1,0 +1,79 @@
+package io.outpost.model.error;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * One faulty input of a 422 answer (DESIGN §5): where it is ({@code loc}), what is wrong ({@code msg}) and
+ * its kind ({@code type}, one of {@link ErrorType}). The factories keep wording and type consistent in every
+ * service and in dead-letter reasons.
+ */
+public record ErrorDetail(List<Object> loc, String msg, String type) {
+
+    public ErrorDetail {
+        loc = List.copyOf(loc);
+    }
+
+    /** A location: the first element is {@code body}, {@code query}, {@code path} or {@code header}. */
+    public static List<Object> loc(Object... parts) {
+        return List.of(parts);
+    }
+
+    /** {@code base} followed by {@code more}, for nested fields and array indexes. */
+    public static List<Object> loc(List<Object> base, Object... more) {
+        List<Object> all = new ArrayList<>(base);
+        all.addAll(List.of(more));
+        return all;
+    }
+
+    public static ErrorDetail missing(List<Object> loc) {
+        return new ErrorDetail(loc, "Field required", ErrorType.MISSING.code());
+    }
+
+    public static ErrorDetail intParsing(List<Object> loc) {
+        return new ErrorDetail(loc, "Input should be a valid integer", ErrorType.INT_PARSING.code());
+    }
+
+    public static ErrorDetail greaterThanEqual(List<Object> loc, long min) {
+        return new ErrorDetail(loc, "Input should be greater than or equal to " + min,
+                ErrorType.GREATER_THAN_EQUAL.code());
+    }
+
+    public static ErrorDetail lessThanEqual(List<Object> loc, long max) {
+        return new ErrorDetail(loc, "Input should be less than or equal to " + max, ErrorType.LESS_THAN_EQUAL.code());
+    }
+
+    public static ErrorDetail stringTooShort(List<Object> loc, int min) {
+        return new ErrorDetail(loc, "String should have at least " + min + " character" + (min == 1 ? "" : "s"),
+                ErrorType.STRING_TOO_SHORT.code());
+    }
+
+    public static ErrorDetail stringTooLong(List<Object> loc, int max) {
+        return new ErrorDetail(loc, "String should have at most " + max + " character" + (max == 1 ? "" : "s"),
+                ErrorType.STRING_TOO_LONG.code());
+    }
+
+    public static ErrorDetail uuidParsing(List<Object> loc) {
+        return new ErrorDetail(loc, "Input should be a valid UUID", ErrorType.UUID_PARSING.code());
+    }
+
+    public static ErrorDetail enumValue(List<Object> loc, Collection<String> allowed) {
+        String choices = allowed.stream().map(v -> "'" + v + "'").collect(Collectors.joining(", "));
+        return new ErrorDetail(loc, "Input should be one of " + choices, ErrorType.ENUM.code());
+    }
+
+    public static ErrorDetail literal(List<Object> loc, String expected) {
+        return new ErrorDetail(loc, "Input should be '" + expected + "'", ErrorType.LITERAL_ERROR.code());
+    }
+
+    public static ErrorDetail jsonInvalid(List<Object> loc, String why) {
+        return new ErrorDetail(loc, why, ErrorType.JSON_INVALID.code());
+    }
+
+    /** "loc: msg", the one-line form used as a dead-letter reason. */
+    public String describe() {
+        return loc.stream().map(String::valueOf).collect(Collectors.joining(".")) + ": " + msg + " [" + type + "]";
+    }
+}

@@ -1,0 +1,19 @@
+package io.outpost.model.error;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * Body of the other documented refusals (404 of a resource, 409/503 poll limits, 429 throttling, 500):
+ * a stable {@code error_code} and a human-readable {@code desc}.
+ */
+public record ErrorResponse(@JsonProperty("error_code") String errorCode, String desc) {
+
+    /** 409: a player already holds the configured number of concurrent long polls. */
+    public static final String TOO_MANY_LISTENING = "too_many_listening_to_single_client";
+    /** 503: the instance holds its configured maximum of long polls. */
+    public static final String CONNECTION_LIMIT_REACHED = "connection_limit_reached";
+    /** 429: too many failed attempts; see Retry-After. */
+    public static final String TOO_MANY_REQUESTS = "too_many_requests";
+    public static final String NOT_FOUND = "not_found";
+    public static final String INTERNAL_ERROR = "internal_error";
+}

@@ -1,0 +1,75 @@
+package io.outpost.model.event;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonFormat;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.outpost.model.error.Constraints;
+import io.outpost.model.error.ErrorDetail;
+
+/**
+ * One change of a sandbox's configuration as published on {@code sandbox-config-transactions} (key: the
+ * sandbox id), DESIGN §6. Stored once per {@code transaction_id}; {@code version} is the full snapshot of the
+ * record after the change.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ConfigTransactionEvent(
+        @JsonProperty("transaction_id") String transactionId,
+        @JsonProperty("sandbox_id") String sandboxId,
+        @JsonProperty("resource_type") String resourceType,
+        @JsonProperty("resource_id") String resourceId,
+        @JsonProperty("legacy_id") Long legacyId,
+        @JsonProperty("account_id") String accountId,
+        @JsonProperty("issued_at") @JsonFormat(shape = JsonFormat.Shape.STRING) Instant issuedAt,
+        String operation,
+        @JsonProperty("version_id") String versionId,
+        @JsonProperty("version_name") String versionName,
+        JsonNode version) {
+
+    public static final String ROLE = "role";
+    public static final String MATCH_MAKING_PROFILE_LIST = "match-making-profile-list";
+    public static final List<String> RESOURCE_TYPES = List.of(ROLE, MATCH_MAKING_PROFILE_LIST);
+    public static final List<String> OPERATIONS = List.of("create", "update", "delete");
+    /** Bound on the free-form identifiers and names a producer sends. */
+    public static final int MAX_TEXT = 256;
+
+    /** Every violation of DESIGN §6, located under {@code at}; empty when valid. */
+    public List<ErrorDetail> validate(List<Object> at) {
+        List<ErrorDetail> errors = new ArrayList<>();
+        text(errors, ErrorDetail.loc(at, "transaction_id"), transactionId);
+        List<Object> sandbox = ErrorDetail.loc(at, "sandbox_id");
+        if (Constraints.required(errors, sandbox, sandboxId)) {
+            Constraints.uuid(errors, sandbox, sandboxId);
+        }
+        List<Object> type = ErrorDetail.loc(at, "resource_type");
+        if (Constraints.required(errors, type, resourceType)) {
+            Constraints.oneOf(errors, type, resourceType, RESOURCE_TYPES);
+        }
+        List<Object> resource = ErrorDetail.loc(at, "resource_id");
+        if (Constraints.required(errors, resource, resourceId)) {
+            Constraints.uuid(errors, resource, resourceId);
+        }
+        text(errors, ErrorDetail.loc(at, "account_id"), accountId);
+        Constraints.required(errors, ErrorDetail.loc(at, "issued_at"), issuedAt);
+        List<Object> op = ErrorDetail.loc(at, "operation");
+        if (Constraints.required(errors, op, operation)) {
+            Constraints.oneOf(errors, op, operation, OPERATIONS);
+        }
+        text(errors, ErrorDetail.loc(at, "version_id"), versionId);
+        Constraints.length(errors, ErrorDetail.loc(at, "version_name"), versionName, 1, MAX_TEXT);
+        // the snapshot is what the history shows; a JSON null is as absent as a missing field
+        Constraints.required(errors, ErrorDetail.loc(at, "version"), version == null || version.isNull() ? null : version);
+        return errors;
+    }
+
+    private static void text(List<ErrorDetail> errors, List<Object> loc, String value) {
+        if (Constraints.required(errors, loc, value)) {
+            Constraints.length(errors, loc, value, 1, MAX_TEXT);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.outpost.model.event;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import com.fasterxml.jackson.annotation.JsonFormat;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import io.outpost.model.error.Constraints;
+import io.outpost.model.error.ErrorDetail;
+
+/**
+ * A notification for one player as producers publish it on {@code player-notifications} (key: the player
+ * uuid), DESIGN §4. {@code notification_id} and {@code created} are assigned at ingest when absent. The same
+ * shape, without {@code player_uuid}, is an entry of the HTTP publish body.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record NotificationEvent(
+        @JsonProperty("player_uuid") String playerUuid,
+        String message,
+        @JsonProperty("svc_url") String svcUrl,
+        @JsonProperty("custom_data") Map<String, Object> customData,
+        String etag,
+        @JsonProperty("notification_id") String notificationId,
+        @JsonFormat(shape = JsonFormat.Shape.STRING) Instant created) {
+
+    /** Spec §2.2. */
+    public static final int MAX_MESSAGE = 4096;
+    /** Spec §2.2. */
+    public static final int MAX_SVC_URL = 4096;
+    /** Producer-chosen ids are opaque but bounded, since clients echo them back as exclude_before. */
+    public static final int MAX_NOTIFICATION_ID = 128;
+
+    /** Every violation of spec §2.2 and DESIGN §4, located under {@code at}; empty when valid. */
+    public List<ErrorDetail> validate(List<Object> at) {
+        List<ErrorDetail> errors = new ArrayList<>();
+        List<Object> player = ErrorDetail.loc(at, "player_uuid");
+        if (Constraints.required(errors, player, playerUuid)) {
+            Constraints.uuid(errors, player, playerUuid);
+        }
+        errors.addAll(validateContent(at));
+        return errors;
+    }
+
+    /** The checks of {@link #validate} except {@code player_uuid}, for bodies whose player is in the path. */
+    public List<ErrorDetail> validateContent(List<Object> at) {
+        List<ErrorDetail> errors = new ArrayList<>();
+        List<Object> messageLoc = ErrorDetail.loc(at, "message");
+        if (Constraints.required(errors, messageLoc, message)) {
+            Constraints.length(errors, messageLoc, message, 0, MAX_MESSAGE);
+        }
+        Constraints.length(errors, ErrorDetail.loc(at, "svc_url"), svcUrl, 1, MAX_SVC_URL);
+        Constraints.length(errors, ErrorDetail.loc(at, "etag"), etag, 1, Integer.MAX_VALUE);
+        Constraints.length(errors, ErrorDetail.loc(at, "notification_id"), notificationId, 1, MAX_NOTIFICATION_ID);
+        return errors;
+    }
+
+    /** The player as a UUID; call only on a validated event. */
+    public UUID player() {
+        return UUID.fromString(playerUuid);
+    }
+
+    public NotificationEvent withPlayer(UUID player) {
+        return new NotificationEvent(player.toString(), message, svcUrl, customData, etag, notificationId, created);
+    }
+}

@@ -1,0 +1,104 @@
+package io.outpost.model.error;
+
+import static io.outpost.model.error.ErrorDetail.loc;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class ErrorDetailTest {
+
+    private static final List<Object> AT = loc("query", "field");
+
+    @Test
+    void typeVocabularyIsExactlyTheTenCodesOfDesign() {
+        assertThat(List.of(ErrorType.values())).extracting(ErrorType::code).containsExactly(
+                "missing", "int_parsing", "greater_than_equal", "less_than_equal", "string_too_short",
+                "string_too_long", "uuid_parsing", "enum", "literal_error", "json_invalid");
+    }
+
+    @Test
+    void missingSaysFieldRequired() {
+        assertThat(ErrorDetail.missing(AT)).isEqualTo(new ErrorDetail(AT, "Field required", "missing"));
+    }
+
+    @Test
+    void intParsingSaysValidInteger() {
+        assertThat(ErrorDetail.intParsing(AT))
+                .isEqualTo(new ErrorDetail(AT, "Input should be a valid integer", "int_parsing"));
+    }
+
+    @Test
+    void boundsNameTheBound() {
+        assertThat(ErrorDetail.greaterThanEqual(AT, 1)).isEqualTo(
+                new ErrorDetail(AT, "Input should be greater than or equal to 1", "greater_than_equal"));
+        assertThat(ErrorDetail.lessThanEqual(AT, 10000)).isEqualTo(
+                new ErrorDetail(AT, "Input should be less than or equal to 10000", "less_than_equal"));
+    }
+
+    @Test
+    void stringLengthMessagesUseSingularForOne() {
+        assertThat(ErrorDetail.stringTooShort(AT, 1)).isEqualTo(
+                new ErrorDetail(AT, "String should have at least 1 character", "string_too_short"));
+        assertThat(ErrorDetail.stringTooShort(AT, 2)).isEqualTo(
+                new ErrorDetail(AT, "String should have at least 2 characters", "string_too_short"));
+        assertThat(ErrorDetail.stringTooLong(AT, 1)).isEqualTo(
+                new ErrorDetail(AT, "String should have at most 1 character", "string_too_long"));
+        assertThat(ErrorDetail.stringTooLong(AT, 128)).isEqualTo(
+                new ErrorDetail(AT, "String should have at most 128 characters", "string_too_long"));
+    }
+
+    @Test
+    void uuidParsingSaysValidUuid() {
+        assertThat(ErrorDetail.uuidParsing(AT))
+                .isEqualTo(new ErrorDetail(AT, "Input should be a valid UUID", "uuid_parsing"));
+    }
+
+    @Test
+    void enumListsAllowedValuesQuotedInOrder() {
+        assertThat(ErrorDetail.enumValue(AT, List.of("asc", "desc")))
+                .isEqualTo(new ErrorDetail(AT, "Input should be one of 'asc', 'desc'", "enum"));
+    }
+
+    @Test
+    void literalNamesExpectedValue() {
+        assertThat(ErrorDetail.literal(loc("body", "grant_type"), "client_credentials")).isEqualTo(new ErrorDetail(
+                loc("body", "grant_type"), "Input should be 'client_credentials'", "literal_error"));
+    }
+
+    @Test
+    void jsonInvalidKeepsGivenReason() {
+        assertThat(ErrorDetail.jsonInvalid(loc("body"), "Unexpected end of input"))
+                .isEqualTo(new ErrorDetail(loc("body"), "Unexpected end of input", "json_invalid"));
+    }
+
+    @Test
+    void describeJoinsLocWithDotsThenMessageAndType() {
+        ErrorDetail detail = ErrorDetail.missing(loc("body", "notifications", 3, "message"));
+
+        assertThat(detail.describe()).isEqualTo("body.notifications.3.message: Field required [missing]");
+    }
+
+    @Test
+    void locAppendsToBaseWithoutChangingIt() {
+        List<Object> base = loc("body", "notifications");
+
+        List<Object> nested = loc(base, 2, "etag");
+
+        assertThat(nested).containsExactly("body", "notifications", 2, "etag");
+        assertThat(base).containsExactly("body", "notifications");
+    }
+
+    @Test
+    void copiesLocDefensively() {
+        List<Object> mutable = new ArrayList<>(List.of("body", "message"));
+        ErrorDetail detail = ErrorDetail.missing(mutable);
+        mutable.add("extra");
+
+        assertThat(detail.loc()).containsExactly("body", "message");
+        assertThatThrownBy(() -> detail.loc().add("x")).isInstanceOf(UnsupportedOperationException.class);
+    }
+}

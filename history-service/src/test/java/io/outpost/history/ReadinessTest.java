@@ -1,0 +1,20 @@
+package io.outpost.history;
+
+import java.util.List;
+
+import io.outpost.testsupport.contract.ReadinessContract;
+import io.quarkus.test.junit.QuarkusTest;
+
+@QuarkusTest
+class ReadinessTest extends ReadinessContract {
+
+    @Override
+    protected List<String> readinessChecks() {
+        return List.of("Reactive PostgreSQL connections health check", "Database connections health check", "Kafka cluster");
+    }
+
+    @Override
+    protected String schema() {
+        return "history";
+    }
+}

@@ -1,0 +1,101 @@
+package io.outpost.support.http;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.ws.rs.NotAllowedException;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.NotSupportedException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+
+import io.outpost.model.error.ErrorDetail;
+import io.outpost.model.error.ErrorResponse;
+import io.outpost.model.error.ValidationErrorResponse;
+
+/**
+ * The one place where exceptions become answers, in every service. Bad input is a 422 in the DESIGN §5
+ * shape; unknown paths and methods keep their 404/405 with an {@link ErrorResponse}; anything unexpected is a
+ * 500 whose body says nothing about the failure (it is logged instead).
+ */
+public class ErrorMappers {
+
+    private static final Logger LOG = Logger.getLogger(ErrorMappers.class);
+
+    @ServerExceptionMapper
+    public Response invalidInput(InvalidInputException e) {
+        return unprocessable(e.details());
+    }
+
+    @ServerExceptionMapper
+    public Response unreadableJson(JsonProcessingException e) {
+        return unprocessable(List.of(jsonFault(e)));
+    }
+
+    /** Named on its own: Quarkus maps this subtype to a 400 unless a mapper names it exactly. */
+    @ServerExceptionMapper
+    public Response mismatchedJson(MismatchedInputException e) {
+        return unprocessable(List.of(jsonFault(e)));
+    }
+
+    @ServerExceptionMapper
+    public Response webApplication(WebApplicationException e) {
+        if (e.getCause() instanceof JsonProcessingException json) {
+            return unprocessable(List.of(jsonFault(json)));
+        }
+        if (e instanceof NotFoundException) {
+            return error(Response.Status.NOT_FOUND, ErrorResponse.NOT_FOUND, "No such resource");
+        }
+        if (e instanceof NotAllowedException || e instanceof NotSupportedException) {
+            Response original = e.getResponse();
+            return Response.fromResponse(original).type(MediaType.APPLICATION_JSON_TYPE)
+                    .entity(new ErrorResponse(original.getStatusInfo().getReasonPhrase().toLowerCase().replace(' ', '_'),
+                            original.getStatusInfo().getReasonPhrase()))
+                    .build();
+        }
+        if (e.getResponse().getStatus() == Response.Status.BAD_REQUEST.getStatusCode()) {
+            // the framework's "bad request" is bad input too: never answer 400
+            return unprocessable(List.of(ErrorDetail.jsonInvalid(ErrorDetail.loc("body"), "Invalid request")));
+        }
+        return e.getResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e) {
+        LOG.error("unexpected failure while answering a request", e);
+        return error(Response.Status.INTERNAL_SERVER_ERROR, ErrorResponse.INTERNAL_ERROR, "Internal error");
+    }
+
+    public static Response unprocessable(List<ErrorDetail> details) {
+        return Response.status(422).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(new ValidationErrorResponse(details)).build();
+    }
+
+    public static Response error(Response.Status status, String code, String desc) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(new ErrorResponse(code, desc))
+                .build();
+    }
+
+    /** Locates a Jackson failure in the body: the field path when known, else the body itself. */
+    static ErrorDetail jsonFault(JsonProcessingException e) {
+        List<Object> loc = new ArrayList<>();
+        loc.add("body");
+        if (e instanceof JsonMappingException mapping) {
+            for (JsonMappingException.Reference ref : mapping.getPath()) {
+                loc.add(ref.getFieldName() != null ? ref.getFieldName() : ref.getIndex());
+            }
+            if (loc.size() > 1) {
+                return ErrorDetail.jsonInvalid(loc, "Input has the wrong type");
+            }
+        }
+        return ErrorDetail.jsonInvalid(loc, "JSON decode error");
+    }
+}

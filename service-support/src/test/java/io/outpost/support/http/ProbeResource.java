@@ -1,0 +1,68 @@
+package io.outpost.support.http;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Context;
+
+import org.jboss.resteasy.reactive.RestPath;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import io.outpost.model.error.ErrorDetail;
+import io.vertx.core.http.HttpServerRequest;
+
+/** A test-only resource that takes every kind of input the services take, parsed the way they parse it. */
+@Path("/probe")
+public class ProbeResource {
+
+    public record Body(@JsonProperty("grant_type") String grantType, Integer count) {
+    }
+
+    @GET
+    @Path("/{sandbox_id}")
+    public Map<String, Object> read(@RestPath("sandbox_id") String sandboxId, @Context HttpServerRequest request) {
+        InputParser in = new InputParser(request);
+        UUID sandbox = in.pathUuid("sandbox_id", sandboxId);
+        int size = in.queryInt("max_page_size", 10, 1, 100);
+        String filter = in.queryString("name", 1, 128);
+        String chosen = in.queryChoice("mode", List.of("latest", "earliest"), "latest");
+        List<UUID> roles = in.queryUuids("role_ids");
+        List<Long> legacy = in.queryLongs("legacy_role_ids");
+        in.header("x-svc-client-addr", 32);
+        in.throwIfInvalid();
+        Map<String, Object> parsed = new LinkedHashMap<>();
+        parsed.put("sandbox_id", sandbox.toString());
+        parsed.put("max_page_size", size);
+        parsed.put("name", filter);
+        parsed.put("mode", chosen);
+        parsed.put("role_ids", roles.stream().map(UUID::toString).toList());
+        parsed.put("legacy_role_ids", legacy);
+        return parsed;
+    }
+
+    @POST
+    public Map<String, Object> write(Body body) {
+        InputParser in = new InputParser();
+        if (body == null) {
+            in.add(ErrorDetail.missing(ErrorDetail.loc("body")));
+        } else if (body.grantType() == null) {
+            in.add(ErrorDetail.missing(ErrorDetail.loc("body", "grant_type")));
+        } else if (!body.grantType().equals("client_credentials")) {
+            in.add(ErrorDetail.literal(ErrorDetail.loc("body", "grant_type"), "client_credentials"));
+        }
+        in.throwIfInvalid();
+        return Map.of("grant_type", body.grantType());
+    }
+
+    @GET
+    @Path("/failure/now")
+    public String failure() {
+        throw new IllegalStateException("connection string postgresql://secret@db");
+    }
+}

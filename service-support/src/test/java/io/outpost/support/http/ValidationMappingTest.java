@@ -1,0 +1,170 @@
+package io.outpost.support.http;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
+
+import org.junit.jupiter.api.Test;
+
+import io.outpost.testsupport.OutpostTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+
+/** DESIGN §5 through real HTTP: every input fault is a 422 with the exact loc, type and msg, never a 400/500. */
+@QuarkusTest
+@WithTestResource(value = OutpostTestResource.class, scope = TestResourceScope.GLOBAL)
+class ValidationMappingTest {
+
+    private static final String SANDBOX = "/probe/3f2b8c1e-0d4a-4c5e-9f6a-1b2c3d4e5f60";
+
+    private static ValidatableResponse get(String pathAndQuery) {
+        return given().when().get(pathAndQuery).then();
+    }
+
+    private static ValidatableResponse post(String body) {
+        return given().contentType(ContentType.JSON).body(body).when().post("/probe").then();
+    }
+
+    private static void assertSingle(ValidatableResponse response, String type, String msg, Object... loc) {
+        response.statusCode(422)
+                .contentType(ContentType.JSON)
+                .body("detail", hasSize(1))
+                .body("detail[0].type", is(type))
+                .body("detail[0].msg", is(msg))
+                .body("detail[0].loc", contains(loc));
+    }
+
+    @Test
+    void validInputIsParsedWithDefaults() {
+        get(SANDBOX + "?role_ids=0a1b2c3d-0000-4000-8000-000000000001,0A1B2C3D-0000-4000-8000-000000000002"
+                + "&legacy_role_ids=7&legacy_role_ids=8")
+                .statusCode(200)
+                .body("sandbox_id", is("3f2b8c1e-0d4a-4c5e-9f6a-1b2c3d4e5f60"))
+                .body("max_page_size", is(10))
+                .body("mode", is("latest"))
+                .body("role_ids", contains("0a1b2c3d-0000-4000-8000-000000000001",
+                        "0a1b2c3d-0000-4000-8000-000000000002"))
+                .body("legacy_role_ids", contains(7, 8));
+    }
+
+    @Test
+    void boundsAreAcceptedAtTheLimit() {
+        get(SANDBOX + "?max_page_size=100&name=" + "n".repeat(128)).statusCode(200).body("max_page_size", is(100));
+        get(SANDBOX + "?max_page_size=1&name=x").statusCode(200).body("max_page_size", is(1));
+        given().header("x-svc-client-addr", "a".repeat(32)).when().get(SANDBOX).then().statusCode(200);
+    }
+
+    @Test
+    void unparsableIntegerIsIntParsing() {
+        assertSingle(get(SANDBOX + "?max_page_size=abc"), "int_parsing", "Input should be a valid integer",
+                "query", "max_page_size");
+        assertSingle(get(SANDBOX + "?max_page_size=1.5"), "int_parsing", "Input should be a valid integer",
+                "query", "max_page_size");
+    }
+
+    @Test
+    void belowMinimumIsGreaterThanEqual() {
+        assertSingle(get(SANDBOX + "?max_page_size=0"), "greater_than_equal",
+                "Input should be greater than or equal to 1", "query", "max_page_size");
+    }
+
+    @Test
+    void aboveMaximumIsLessThanEqual() {
+        assertSingle(get(SANDBOX + "?max_page_size=101"), "less_than_equal",
+                "Input should be less than or equal to 100", "query", "max_page_size");
+    }
+
+    @Test
+    void emptyStringIsStringTooShort() {
+        assertSingle(get(SANDBOX + "?name="), "string_too_short", "String should have at least 1 character",
+                "query", "name");
+        assertSingle(get(SANDBOX + "?max_page_size="), "int_parsing", "Input should be a valid integer",
+                "query", "max_page_size");
+    }
+
+    @Test
+    void longStringIsStringTooLong() {
+        assertSingle(get(SANDBOX + "?name=" + "n".repeat(129)), "string_too_long",
+                "String should have at most 128 characters", "query", "name");
+        assertSingle(given().header("x-svc-client-addr", "a".repeat(33)).when().get(SANDBOX).then(),
+                "string_too_long", "String should have at most 32 characters", "header", "x-svc-client-addr");
+    }
+
+    @Test
+    void badUuidIsUuidParsingWithItsLocation() {
+        assertSingle(get("/probe/not-a-uuid"), "uuid_parsing", "Input should be a valid UUID", "path",
+                "sandbox_id");
+        assertSingle(get(SANDBOX + "?role_ids=0a1b2c3d-0000-4000-8000-000000000001&role_ids=nope"),
+                "uuid_parsing", "Input should be a valid UUID", "query", "role_ids", 1);
+        assertSingle(get(SANDBOX + "?legacy_role_ids=3,x"), "int_parsing", "Input should be a valid integer",
+                "query", "legacy_role_ids", 1);
+    }
+
+    @Test
+    void unknownChoiceIsEnum() {
+        assertSingle(get(SANDBOX + "?mode=newest"), "enum", "Input should be one of 'latest', 'earliest'",
+                "query", "mode");
+    }
+
+    @Test
+    void wrongLiteralIsLiteralError() {
+        assertSingle(post("{\"grant_type\":\"password\"}"), "literal_error", "Input should be 'client_credentials'",
+                "body", "grant_type");
+    }
+
+    @Test
+    void absentFieldIsMissing() {
+        assertSingle(post("{}"), "missing", "Field required", "body", "grant_type");
+    }
+
+    @Test
+    void absentBodyIsMissing() {
+        assertSingle(given().contentType(ContentType.JSON).when().post("/probe").then(), "missing",
+                "Field required", "body");
+    }
+
+    @Test
+    void unparsableBodyIsJsonInvalid() {
+        assertSingle(post("{\"grant_type\": "), "json_invalid", "JSON decode error", "body");
+        assertSingle(post("[1,2]"), "json_invalid", "JSON decode error", "body");
+    }
+
+    @Test
+    void wronglyTypedBodyFieldIsJsonInvalidAtThatField() {
+        assertSingle(post("{\"grant_type\":\"client_credentials\",\"count\":\"many\"}"), "json_invalid",
+                "Input has the wrong type", "body", "count");
+    }
+
+    @Test
+    void everyFaultIsReportedAtOnce() {
+        get("/probe/bad?max_page_size=0&mode=x&name=")
+                .statusCode(422)
+                .body("detail", hasSize(4))
+                .body("detail.type", contains("uuid_parsing", "greater_than_equal", "string_too_short", "enum"));
+    }
+
+    @Test
+    void unknownQueryParametersAreIgnored() {
+        get(SANDBOX + "?color=blue").statusCode(200);
+    }
+
+    @Test
+    void unexpectedFailureIsA500ThatRevealsNothing() {
+        get("/probe/failure/now")
+                .statusCode(500)
+                .body("error_code", is("internal_error"))
+                .body(not(containsString("secret")))
+                .body(not(containsString("IllegalStateException")));
+    }
+
+    @Test
+    void wrongMethodIsA405WithAnErrorBody() {
+        given().when().delete("/probe").then().statusCode(405).body("error_code", is("method_not_allowed"));
+    }
+}

@@ -1,0 +1,252 @@
+package io.outpost.testsupport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * A real Apache Kafka broker (KRaft, broker and controller in one node) in its own JVM, started from the
+ * jars that the {@code kafka-broker} module lists. Its storage is formatted once per directory, so a broker
+ * can be stopped and started again on the same data and ports (restart tests, a local stack's second run).
+ */
+public final class KafkaBroker implements AutoCloseable {
+
+    private static final String CLASSPATH_RESOURCE = "outpost-kafka-broker.classpath";
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+
+    private final Path directory;
+    private final int port;
+    private final int controllerPort;
+    private Process process;
+
+    private KafkaBroker(Path directory, int port, int controllerPort) {
+        this.directory = directory;
+        this.port = port;
+        this.controllerPort = controllerPort;
+    }
+
+    /**
+     * @param directory holds the configuration, the log and the data
+     * @param port      the client port; 0 picks a free one (fixed for the life of this object)
+     */
+    public static KafkaBroker create(Path directory, int port) throws IOException {
+        Files.createDirectories(directory);
+        return new KafkaBroker(directory, port == 0 ? freePort() : port, freePort());
+    }
+
+    public String bootstrapServers() {
+        return "127.0.0.1:" + port;
+    }
+
+    public synchronized boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    /** Starts the broker and returns once it answers an Admin request. */
+    public synchronized void start() throws IOException {
+        if (isRunning()) {
+            return;
+        }
+        Path config = writeConfig();
+        String classpath = brokerClasspath();
+        if (!Files.exists(directory.resolve("data").resolve("meta.properties"))) {
+            run(List.of(java(), "-cp", classpath, "kafka.tools.StorageTool", "format", "--ignore-formatted",
+                    "-t", clusterId(), "-c", config.toString()), directory.resolve("format.log"));
+        }
+        List<String> command = new ArrayList<>(List.of(java(), "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC",
+                "-Djava.awt.headless=true", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp", classpath, "io.outpost.kafkabroker.BrokerMain", config.toString()));
+        Path log = directory.resolve("broker.log");
+        process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        // stdin stays open: BrokerMain exits when this JVM is gone and the pipe closes
+        awaitReady(log);
+    }
+
+    /** Stops the broker (controlled shutdown, forced after 20 s); its data stays for a later start. */
+    public synchronized void stop() {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        process = null;
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private Path writeConfig() throws IOException {
+        String properties = String.join("\n",
+                "process.roles=broker,controller",
+                "node.id=1",
+                "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                "controller.listener.names=CONTROLLER",
+                "inter.broker.listener.name=PLAINTEXT",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "log.dirs=" + directory.resolve("data").toAbsolutePath(),
+                "num.partitions=4",
+                "auto.create.topics.enable=true",
+                "offsets.topic.replication.factor=1",
+                "offsets.topic.num.partitions=4",
+                "transaction.state.log.replication.factor=1",
+                "transaction.state.log.min.isr=1",
+                "transaction.state.log.num.partitions=4",
+                "share.coordinator.state.topic.replication.factor=1",
+                "share.coordinator.state.topic.min.isr=1",
+                "group.initial.rebalance.delay.ms=0",
+                "") ;
+        Path config = directory.resolve("server.properties");
+        Files.writeString(config, properties, StandardCharsets.UTF_8);
+        return config;
+    }
+
+    private void awaitReady(Path log) throws IOException {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (!portOpen()) {
+            checkAlive(log, deadline);
+            sleep(100);
+        }
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000))) {
+            while (true) {
+                try {
+                    if (!admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).isEmpty()) {
+                        return;
+                    }
+                } catch (Exception notYet) {
+                    // the broker accepts connections before its metadata is ready
+                }
+                checkAlive(log, deadline);
+                sleep(100);
+            }
+        }
+    }
+
+    private void checkAlive(Path log, long deadline) throws IOException {
+        if (!process.isAlive() || System.nanoTime() > deadline) {
+            String reason = process.isAlive() ? "did not become ready within " + READY_TIMEOUT : "exited";
+            stop();
+            throw new IOException("Kafka broker " + reason + "; last lines of " + log + ":\n" + tail(log));
+        }
+    }
+
+    private boolean portOpen() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void run(List<String> command, Path log) throws IOException {
+        Process tool = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        try {
+            if (!tool.waitFor(60, TimeUnit.SECONDS) || tool.exitValue() != 0) {
+                tool.destroyForcibly();
+                throw new IOException("Kafka storage format failed; " + log + ":\n" + tail(log));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while formatting Kafka storage", e);
+        }
+    }
+
+    /** The broker jars listed by the kafka-broker module, plus that module's own classes. */
+    static String brokerClasspath() throws IOException {
+        URL resource = KafkaBroker.class.getClassLoader().getResource(CLASSPATH_RESOURCE);
+        if (resource == null) {
+            throw new IOException(CLASSPATH_RESOURCE + " is not on the classpath: build the kafka-broker module");
+        }
+        String listed;
+        try (InputStream in = resource.openStream()) {
+            listed = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        }
+        return listed + java.io.File.pathSeparator + ownLocation(resource);
+    }
+
+    private static String ownLocation(URL resource) {
+        String url = resource.toString();
+        try {
+            if (url.startsWith("jar:")) {
+                return Path.of(new URL(url.substring(4, url.indexOf("!/"))).toURI()).toString();
+            }
+            return Path.of(resource.toURI()).getParent().toString();
+        } catch (URISyntaxException | IOException e) {
+            throw new IllegalStateException("cannot locate the kafka-broker module from " + url, e);
+        }
+    }
+
+    private static String clusterId() {
+        byte[] bytes = new byte[16];
+        String id;
+        do {
+            new SecureRandom().nextBytes(bytes);
+            id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        } while (id.startsWith("-"));
+        return id;
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the Kafka broker", e);
+        }
+    }
+}
