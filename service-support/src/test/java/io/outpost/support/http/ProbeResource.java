@@ -21,7 +21,7 @@ import io.vertx.core.http.HttpServerRequest;
 @Path("/probe")
 public class ProbeResource {
 
-    public record Body(@JsonProperty("grant_type") String grantType, Integer count) {
+    public record Body(@JsonProperty("grant_type") String grantType, Integer count, Map<String, Object> extra) {
     }
 
     @GET
@@ -57,7 +57,10 @@ public class ProbeResource {
             in.add(ErrorDetail.literal(ErrorDetail.loc("body", "grant_type"), "client_credentials"));
         }
         in.throwIfInvalid();
-        return Map.of("grant_type", body.grantType());
+        Map<String, Object> echoed = new LinkedHashMap<>();
+        echoed.put("grant_type", body.grantType());
+        echoed.put("extra", body.extra());
+        return echoed;
     }
 
     @GET
