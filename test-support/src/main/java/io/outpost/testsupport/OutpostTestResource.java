@@ -1,18 +1,24 @@
 package io.outpost.testsupport;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
- * Points a {@code @QuarkusTest} at the real PostgreSQL and Kafka of {@link BackingServices#shared()}: started
+ * Points a {@code @QuarkusTest} at the real PostgreSQL and Kafka of {@link BackingServices#shared()}, and makes
+ * it trust the keys of {@link TestTokens}: started
  * once per test JVM and shared by every test class (and every restart of the application under test).
  */
 public class OutpostTestResource implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public Map<String, String> start() {
-        return BackingServices.shared().quarkusConfig();
+        Map<String, String> config = new HashMap<>(BackingServices.shared().quarkusConfig());
+        // services under test trust the throw-away keys of TestTokens, and pick up a newly published one at once
+        config.put("outpost.security.jwks-url", TestTokens.shared().jwksUrl());
+        config.put("outpost.security.jwks-min-refresh", "PT0S");
+        return config;
     }
 
     @Override

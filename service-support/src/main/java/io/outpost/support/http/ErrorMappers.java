@@ -17,9 +17,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
+import io.outpost.model.error.AuthErrorResponse;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.error.ErrorResponse;
 import io.outpost.model.error.ValidationErrorResponse;
+import io.outpost.support.security.AuthRefusedException;
 
 /**
  * The one place where exceptions become answers, in every service. Bad input is a 422 in the DESIGN §5
@@ -33,6 +35,12 @@ public class ErrorMappers {
     @ServerExceptionMapper
     public Response invalidInput(InvalidInputException e) {
         return unprocessable(e.details());
+    }
+
+    @ServerExceptionMapper
+    public Response authRefused(AuthRefusedException e) {
+        return Response.status(Response.Status.FORBIDDEN).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(AuthErrorResponse.of(e.code(), e.getMessage())).build();
     }
 
     @ServerExceptionMapper

@@ -1,0 +1,97 @@
+package io.outpost.support.security;
+
+import java.lang.reflect.Method;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.ws.rs.core.Cookie;
+import jakarta.ws.rs.core.HttpHeaders;
+
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
+
+import io.outpost.model.error.AuthErrorCode;
+import io.outpost.support.security.PermissionMatcher;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.container.ContainerRequestContext;
+
+/**
+ * Enforces {@link RequirePermission} before a guarded resource method runs: reads the bearer token from
+ * {@code Authorization: Bearer …} or, as game SDKs send it, a cookie {@code Authorization=bearer …};
+ * verifies it; checks the permission and, where asked, the player; hands the token to {@link Caller}.
+ */
+public class BearerTokenFilter {
+
+    private static final String BEARER = "bearer ";
+    private static final Optional<RequirePermission> UNGUARDED = Optional.empty();
+
+    private final TokenVerifier verifier;
+    private final Caller caller;
+    private final Map<Method, Optional<RequirePermission>> guards = new ConcurrentHashMap<>();
+
+    public BearerTokenFilter(TokenVerifier verifier, Caller caller) {
+        this.verifier = verifier;
+        this.caller = caller;
+    }
+
+    @ServerRequestFilter
+    public Uni<Void> authenticate(ContainerRequestContext request, SimpleResourceInfo resource) {
+        Optional<RequirePermission> guard = guard(resource);
+        if (guard.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        String token;
+        try {
+            token = bearerToken(request);
+        } catch (AuthRefusedException e) {
+            return Uni.createFrom().failure(e);
+        }
+        RequirePermission required = guard.get();
+        return verifier.verify(token).map(verified -> {
+            if (!PermissionMatcher.grantsAny(verified.permissions(), List.of(required.anyOf()))) {
+                throw new AuthRefusedException(AuthErrorCode.INSUFFICIENT_PERMISSIONS,
+                        "The token lacks any of the permissions " + String.join(", ", required.anyOf()));
+            }
+            if (required.player() && verified.player().isEmpty()) {
+                throw new AuthRefusedException(AuthErrorCode.INVALID_TOKEN_CLAIMS, "The token is not bound to a player");
+            }
+            caller.set(verified);
+            return null;
+        });
+    }
+
+    private Optional<RequirePermission> guard(SimpleResourceInfo resource) {
+        Class<?> type = resource.getResourceClass();
+        if (type == null) {
+            return UNGUARDED;
+        }
+        Method method;
+        try {
+            method = type.getMethod(resource.getMethodName(), resource.parameterTypes());
+        } catch (NoSuchMethodException e) {
+            return UNGUARDED;
+        }
+        return guards.computeIfAbsent(method, m -> Optional.ofNullable(m.getAnnotation(RequirePermission.class))
+                .or(() -> Optional.ofNullable(type.getAnnotation(RequirePermission.class))));
+    }
+
+    static String bearerToken(ContainerRequestContext request) {
+        String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
+        if (header == null) {
+            Cookie cookie = request.getCookies().get(HttpHeaders.AUTHORIZATION);
+            if (cookie == null) {
+                throw new AuthRefusedException(AuthErrorCode.MALFORMED_ACCESS, "No access token was presented");
+            }
+            header = URLDecoder.decode(cookie.getValue(), StandardCharsets.UTF_8);
+        }
+        String value = header.strip();
+        if (value.length() <= BEARER.length() || !value.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            throw new AuthRefusedException(AuthErrorCode.MALFORMED_ACCESS, "The Authorization value is not 'Bearer <token>'");
+        }
+        return value.substring(BEARER.length()).strip();
+    }
+}

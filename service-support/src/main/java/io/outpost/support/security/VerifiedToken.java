@@ -1,0 +1,32 @@
+package io.outpost.support.security;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * What a verified access token says about its caller.
+ *
+ * @param playerUuid the {@code player_uuid} claim as sent (may be absent or not a uuid)
+ */
+public record VerifiedToken(String subject, String clientId, List<String> permissions, String playerUuid,
+        Instant expiresAt) {
+
+    public VerifiedToken {
+        permissions = List.copyOf(permissions);
+    }
+
+    /** The player this token is bound to, when it carries a well-formed {@code player_uuid}. */
+    public Optional<UUID> player() {
+        if (playerUuid == null) {
+            return Optional.empty();
+        }
+        try {
+            UUID parsed = UUID.fromString(playerUuid);
+            return parsed.toString().equalsIgnoreCase(playerUuid) ? Optional.of(parsed) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+}

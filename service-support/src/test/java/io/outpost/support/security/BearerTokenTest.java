@@ -1,0 +1,160 @@
+package io.outpost.support.security;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.is;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.outpost.model.Permissions;
+import io.outpost.testsupport.OutpostTestResource;
+import io.outpost.testsupport.TestTokens;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+
+/** DESIGN §3 through real HTTP: every refusal is a 403 with auth_success false and its own error_code. */
+@QuarkusTest
+@WithTestResource(value = OutpostTestResource.class, scope = TestResourceScope.GLOBAL)
+class BearerTokenTest {
+
+    private static final TestTokens TOKENS = TestTokens.shared();
+    private static final UUID PLAYER = UUID.fromString("6a1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d");
+
+    private static ValidatableResponse player(String authorization) {
+        return given().header("Authorization", authorization).when().get("/guarded/player").then();
+    }
+
+    private static void refused(ValidatableResponse response, String code) {
+        response.statusCode(403).body("auth_success", is(false)).body("error_code", is(code));
+    }
+
+    private static TestTokens.Token reader() {
+        return TOKENS.token().permissions(Permissions.NOTIFICATION_PLAYER_READ).player(PLAYER);
+    }
+
+    @Test
+    void validTokenReachesTheEndpointWithItsPlayer() {
+        player("Bearer " + reader().client("game-sdk").sign())
+                .statusCode(200).body("player", is(PLAYER.toString())).body("client_id", is("game-sdk"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { Permissions.NOTIFICATION_PLAYER_ALL, Permissions.NOTIFICATION_PLAYER_READ,
+            Permissions.NOTIFICATION_PLAYER_SELF_ALL, Permissions.NOTIFICATION_PLAYER_SELF_READ, "notification:*" })
+    void eachGrantingPermissionIsAccepted(String permission) {
+        player("Bearer " + TOKENS.token().permissions(permission).player(PLAYER).sign()).statusCode(200);
+    }
+
+    @Test
+    void rs256TokenIsAccepted() {
+        player("Bearer " + reader().rs256().sign()).statusCode(200);
+    }
+
+    @Test
+    void cookieCarryingTheTokenIsAccepted() {
+        given().cookie("Authorization", "bearer " + reader().sign()).when().get("/guarded/player")
+                .then().statusCode(200).body("player", is(PLAYER.toString()));
+    }
+
+    @Test
+    void missingTokenIsMalformedAccess() {
+        refused(given().when().get("/guarded/player").then(), "auth_malformed_access");
+    }
+
+    @Test
+    void nonBearerAuthorizationIsMalformedAccess() {
+        refused(player("Basic dXNlcjpwYXNz"), "auth_malformed_access");
+        refused(player("Bearer "), "auth_malformed_access");
+    }
+
+    @Test
+    void tokenThatIsNotAJwtIsNotJwt() {
+        refused(player("Bearer opaque-token"), "auth_not_jwt");
+    }
+
+    @Test
+    void unreadableJwtIsTokenFormat() {
+        refused(player("Bearer abc.def.ghi"), "auth_token_format");
+    }
+
+    @Test
+    void expiredTokenIsTokenExpired() {
+        refused(player("Bearer " + reader().expiresAt(Instant.now().minusSeconds(120)).sign()), "auth_token_expired");
+    }
+
+    @Test
+    void tamperedPayloadIsSignatureInvalid() {
+        String[] parts = reader().sign().split("\\.");
+        String forged = TOKENS.token().permissions("*").player(PLAYER).sign().split("\\.")[1];
+        refused(player("Bearer " + parts[0] + "." + forged + "." + parts[2]), "auth_token_sig_invalid");
+    }
+
+    @Test
+    void tokenSignedByAnUnpublishedKeyIsSignatureInvalid() {
+        refused(player("Bearer " + reader().untrustedKey().sign()), "auth_token_sig_invalid");
+    }
+
+    @Test
+    void unsignedTokenIsSignatureInvalid() {
+        refused(player("Bearer " + reader().unsigned()), "auth_token_sig_invalid");
+    }
+
+    @Test
+    void unknownOrMissingKeyIdIsInvalidKeyId() {
+        refused(player("Bearer " + reader().keyId("no-such-key").sign()), "auth_invalid_key_id");
+        refused(player("Bearer " + reader().keyId(null).sign()), "auth_invalid_key_id");
+    }
+
+    @Test
+    void keyPublishedAfterStartIsPickedUp() {
+        String kid = TOKENS.publishNewKey();
+        player("Bearer " + reader().keyId(kid).sign()).statusCode(200);
+    }
+
+    @Test
+    void wrongIssuerOrAudienceIsInvalidClaim() {
+        refused(player("Bearer " + reader().issuer("https://evil.example").sign()), "auth_token_invalid_claim");
+        refused(player("Bearer " + reader().audience("someone-else").sign()), "auth_token_invalid_claim");
+        refused(player("Bearer " + reader().claim("permissions", "notification:player:read").sign()),
+                "auth_token_invalid_claim");
+    }
+
+    @Test
+    void tokenThatIsNotAnAccessTokenIsInvalidType() {
+        refused(player("Bearer " + reader().type("JWT").sign()), "auth_token_invalid_type");
+        refused(player("Bearer " + reader().type(null).sign()), "auth_token_invalid_type");
+    }
+
+    @Test
+    void tokenWithoutPlayerOnAPlayerEndpointIsInvalidTokenClaims() {
+        refused(player("Bearer " + TOKENS.token().permissions(Permissions.NOTIFICATION_PLAYER_READ).sign()),
+                "invalid_token_claims");
+        refused(player("Bearer " + reader().claim("player_uuid", "not-a-uuid").sign()), "invalid_token_claims");
+    }
+
+    @Test
+    void tokenWithoutAGrantingPermissionIsInsufficientPermissions() {
+        refused(player("Bearer " + TOKENS.token().permissions(Permissions.NOTIFICATION_PLAYER_WRITE,
+                Permissions.SANDBOX_CONFIG_VIEW).player(PLAYER).sign()), "insufficient_permissions");
+        refused(given().header("Authorization", "Bearer " + reader().sign()).when().get("/guarded/sandbox").then(),
+                "insufficient_permissions");
+    }
+
+    @Test
+    void nonPlayerEndpointAcceptsATokenWithoutPlayer() {
+        given().header("Authorization", "Bearer " + TOKENS.token().client("console")
+                .permissions(Permissions.SANDBOX_CONFIG_EDIT).sign())
+                .when().get("/guarded/sandbox").then().statusCode(200).body("client_id", is("console"));
+    }
+
+    @Test
+    void unguardedEndpointNeedsNoToken() {
+        given().when().get("/guarded/open").then().statusCode(200);
+    }
+}
