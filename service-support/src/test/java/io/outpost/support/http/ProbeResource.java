@@ -14,6 +14,7 @@ import org.jboss.resteasy.reactive.RestPath;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import io.outpost.model.Limits;
 import io.outpost.model.error.ErrorDetail;
 import io.vertx.core.http.HttpServerRequest;
 
@@ -29,16 +30,24 @@ public class ProbeResource {
     public Map<String, Object> read(@RestPath("sandbox_id") String sandboxId, @Context HttpServerRequest request) {
         InputParser in = new InputParser(request);
         UUID sandbox = in.pathUuid("sandbox_id", sandboxId);
-        int size = in.queryInt("max_page_size", 10, 1, 100);
-        String filter = in.queryString("name", 1, 128);
+        int size = in.queryInt("max_page_size", Limits.POLL_PAGE_SIZE_DEFAULT, Limits.POLL_PAGE_SIZE_MIN,
+                Limits.POLL_PAGE_SIZE_MAX);
+        int deadline = in.queryInt("deadline", Limits.DEADLINE_DEFAULT, Limits.DEADLINE_MIN, Limits.DEADLINE_MAX);
+        int pageSize = in.queryInt("page_size", Limits.HISTORY_PAGE_SIZE_DEFAULT, Limits.HISTORY_PAGE_SIZE_MIN,
+                Limits.HISTORY_PAGE_SIZE_MAX);
+        String cursor = in.queryString("cursor", Limits.CURSOR_MIN_LENGTH, Limits.CURSOR_MAX_LENGTH);
+        String filter = in.queryString("name", Limits.NAME_FILTER_MIN_LENGTH, Limits.NAME_FILTER_MAX_LENGTH);
         String chosen = in.queryChoice("mode", List.of("latest", "earliest"), "latest");
         List<UUID> roles = in.queryUuids("role_ids");
         List<Long> legacy = in.queryLongs("legacy_role_ids");
-        in.header("x-svc-client-addr", 32);
+        in.header("x-svc-client-addr", Limits.CLIENT_ADDR_MAX);
         in.throwIfInvalid();
         Map<String, Object> parsed = new LinkedHashMap<>();
         parsed.put("sandbox_id", sandbox.toString());
         parsed.put("max_page_size", size);
+        parsed.put("deadline", deadline);
+        parsed.put("page_size", pageSize);
+        parsed.put("cursor", cursor == null ? Limits.CURSOR_START : cursor);
         parsed.put("name", filter);
         parsed.put("mode", chosen);
         parsed.put("role_ids", roles.stream().map(UUID::toString).toList());

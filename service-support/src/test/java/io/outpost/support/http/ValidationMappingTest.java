@@ -8,6 +8,8 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.outpost.testsupport.OutpostTestResource;
 import io.quarkus.test.common.TestResourceScope;
@@ -47,6 +49,9 @@ class ValidationMappingTest {
                 .statusCode(200)
                 .body("sandbox_id", is("3f2b8c1e-0d4a-4c5e-9f6a-1b2c3d4e5f60"))
                 .body("max_page_size", is(10))
+                .body("deadline", is(30))
+                .body("page_size", is(50))
+                .body("cursor", is("0"))
                 .body("mode", is("latest"))
                 .body("role_ids", contains("0a1b2c3d-0000-4000-8000-000000000001",
                         "0a1b2c3d-0000-4000-8000-000000000002"))
@@ -58,6 +63,26 @@ class ValidationMappingTest {
         get(SANDBOX + "?max_page_size=100&name=" + "n".repeat(128)).statusCode(200).body("max_page_size", is(100));
         get(SANDBOX + "?max_page_size=1&name=x").statusCode(200).body("max_page_size", is(1));
         given().header("x-svc-client-addr", "a".repeat(32)).when().get(SANDBOX).then().statusCode(200);
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "deadline,0,900", "page_size,1,10000", "max_page_size,1,100" })
+    void specLimitsHoldAtTheirBoundsAndRefuseOnePast(String name, int min, int max) {
+        get(SANDBOX + "?" + name + "=" + min).statusCode(200).body(name, is(min));
+        get(SANDBOX + "?" + name + "=" + max).statusCode(200).body(name, is(max));
+        assertSingle(get(SANDBOX + "?" + name + "=" + (min - 1)), "greater_than_equal",
+                "Input should be greater than or equal to " + min, "query", name);
+        assertSingle(get(SANDBOX + "?" + name + "=" + (max + 1)), "less_than_equal",
+                "Input should be less than or equal to " + max, "query", name);
+    }
+
+    @Test
+    void cursorIsOneTo128Characters() {
+        get(SANDBOX + "?cursor=" + "c".repeat(128)).statusCode(200).body("cursor", is("c".repeat(128)));
+        assertSingle(get(SANDBOX + "?cursor="), "string_too_short", "String should have at least 1 character",
+                "query", "cursor");
+        assertSingle(get(SANDBOX + "?cursor=" + "c".repeat(129)), "string_too_long",
+                "String should have at most 128 characters", "query", "cursor");
     }
 
     @Test
