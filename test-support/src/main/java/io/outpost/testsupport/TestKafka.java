@@ -1,0 +1,105 @@
+package io.outpost.testsupport;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** Produces and reads records on the test run's real Kafka broker, for tests that go through the topics. */
+public final class TestKafka implements AutoCloseable {
+
+    /** A record as a test reads it: key, value and headers as text. */
+    public record Received(String key, String value, Map<String, String> headers, int partition, long offset) {
+    }
+
+    private final String bootstrap;
+    private final KafkaProducer<String, String> producer;
+
+    public TestKafka() {
+        this(BackingServices.shared().kafkaBootstrapServers());
+    }
+
+    public TestKafka(String bootstrap) {
+        this.bootstrap = bootstrap;
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
+    }
+
+    /** Sends one record and waits until the broker has it. */
+    public void send(String topic, String key, String value) {
+        try {
+            producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("could not send to " + topic, e);
+        }
+    }
+
+    /** Sends many records without waiting for each, then waits for all. */
+    public void sendAll(String topic, List<Map.Entry<String, String>> records) {
+        records.forEach(r -> producer.send(new ProducerRecord<>(topic, r.getKey(), r.getValue())));
+        producer.flush();
+    }
+
+    /**
+     * Reads {@code topic} from the beginning with a fresh consumer group until {@code count} records matching
+     * {@code keyFilter} (null: any) are seen or {@code timeout} passes; returns what it saw.
+     */
+    public List<Received> read(String topic, String keyFilter, int count, Duration timeout) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID());
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        List<Received> seen = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (seen.size() < count && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (keyFilter == null || keyFilter.equals(record.key())) {
+                        seen.add(new Received(record.key(), record.value(), headers(record), record.partition(),
+                                record.offset()));
+                    }
+                }
+            }
+        }
+        return seen;
+    }
+
+    private static Map<String, String> headers(ConsumerRecord<String, String> record) {
+        Map<String, String> headers = new java.util.LinkedHashMap<>();
+        for (Header header : record.headers()) {
+            headers.put(header.key(), header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8));
+        }
+        return headers;
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+    }
+}
