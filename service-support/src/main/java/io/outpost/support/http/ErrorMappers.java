@@ -1,6 +1,5 @@
 package io.outpost.support.http;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.ws.rs.NotAllowedException;
@@ -14,13 +13,13 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import io.outpost.model.error.AuthErrorResponse;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.error.ErrorResponse;
 import io.outpost.model.error.ValidationErrorResponse;
+import io.outpost.support.json.JsonFaults;
 import io.outpost.support.security.AuthRefusedException;
 
 /**
@@ -92,18 +91,7 @@ public class ErrorMappers {
                 .build();
     }
 
-    /** Locates a Jackson failure in the body: the field path when known, else the body itself. */
-    static ErrorDetail jsonFault(JsonProcessingException e) {
-        List<Object> loc = new ArrayList<>();
-        loc.add("body");
-        if (e instanceof JsonMappingException mapping) {
-            for (JsonMappingException.Reference ref : mapping.getPath()) {
-                loc.add(ref.getFieldName() != null ? ref.getFieldName() : ref.getIndex());
-            }
-            if (loc.size() > 1) {
-                return ErrorDetail.jsonInvalid(loc, "Input has the wrong type");
-            }
-        }
-        return ErrorDetail.jsonInvalid(loc, "JSON decode error");
+    private static ErrorDetail jsonFault(JsonProcessingException e) {
+        return JsonFaults.locate(e, ErrorDetail.loc("body"));
     }
 }

@@ -1,0 +1,56 @@
+package io.outpost.messaging;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.Future;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import io.outpost.model.Topics;
+
+/**
+ * Publishes refused records to {@code <topic>.dlq}: the same key, value and headers, plus why
+ * ({@value Topics#DLQ_REASON_HEADER}) and where the record was ({@code outpost-dlq-source}:
+ * {@code topic/partition/offset}). Sent with {@code acks=all} and idempotence, so once acknowledged a
+ * dead letter is as durable as the record it replaces.
+ */
+public final class DeadLetters implements AutoCloseable {
+
+    public static final String SOURCE_HEADER = "outpost-dlq-source";
+
+    private final KafkaProducer<byte[], byte[]> producer;
+
+    public DeadLetters(String bootstrapServers, String clientId) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    public Future<RecordMetadata> send(ConsumerRecord<byte[], byte[]> refused, String reason) {
+        ProducerRecord<byte[], byte[]> letter = new ProducerRecord<>(Topics.deadLetter(refused.topic()), null,
+                refused.key(), refused.value());
+        for (Header header : refused.headers()) {
+            letter.headers().add(header);
+        }
+        letter.headers().add(Topics.DLQ_REASON_HEADER, reason.getBytes(StandardCharsets.UTF_8));
+        letter.headers().add(SOURCE_HEADER, (refused.topic() + "/" + refused.partition() + "/" + refused.offset())
+                .getBytes(StandardCharsets.UTF_8));
+        return producer.send(letter);
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+    }
+}
