@@ -1,0 +1,113 @@
+package io.outpost.auth.service;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+
+import javax.crypto.Mac;
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.PBEKeySpec;
+import javax.crypto.spec.SecretKeySpec;
+
+import jakarta.inject.Singleton;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.outpost.auth.config.AuthConfig;
+
+/**
+ * Client secrets: generated, hashed at rest with a slow KDF (PBKDF2-HMAC-SHA512, salted, iterations stored in the
+ * hash), and fingerprinted for the hot path with HMAC-SHA256 under a key that lives only in this process's memory.
+ * A fingerprint proves nothing by itself: it is only compared with one taken after the slow check succeeded.
+ */
+@Singleton
+public class SecretHasher {
+
+    private static final String PREFIX = "$pbkdf2-sha512$i=";
+    private static final int SALT_BYTES = 16;
+    private static final int HASH_BITS = 512;
+    private static final int SECRET_BYTES = 32;
+    private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
+    private static final Base64.Decoder B64D = Base64.getUrlDecoder();
+
+    private final SecureRandom random = new SecureRandom();
+    private final int iterations;
+    private final SecretKeySpec fingerprintKey;
+    private final ThreadLocal<Mac> macs;
+    private final Counter kdfRuns;
+    /** Hash of a secret nobody knows: unknown clients are checked against it, so they cost what a wrong secret does. */
+    private final String dummyHash;
+
+    public SecretHasher(AuthConfig config, MeterRegistry registry) {
+        this.iterations = config.secrets().pbkdf2Iterations();
+        byte[] key = new byte[32];
+        random.nextBytes(key);
+        this.fingerprintKey = new SecretKeySpec(key, "HmacSHA256");
+        this.macs = ThreadLocal.withInitial(this::newMac);
+        this.kdfRuns = Counter.builder("outpost.auth.secret.kdf")
+                .description("Slow (KDF) secret checks and hashings").register(registry);
+        this.dummyHash = hash(newSecret());
+    }
+
+    /** A new client secret: 256 random bits, URL-safe base64 (43 characters). */
+    public String newSecret() {
+        byte[] bytes = new byte[SECRET_BYTES];
+        random.nextBytes(bytes);
+        return B64.encodeToString(bytes);
+    }
+
+    /** The slow hash of {@code secret} with a fresh salt. */
+    public String hash(String secret) {
+        byte[] salt = new byte[SALT_BYTES];
+        random.nextBytes(salt);
+        return PREFIX + iterations + "$" + B64.encodeToString(salt) + "$"
+                + B64.encodeToString(pbkdf2(secret, salt, iterations));
+    }
+
+    /** The slow check of {@code secret} against {@code hash}; a null hash (unknown client) takes the same time. */
+    public boolean verify(String secret, String hash) {
+        String[] parts = (hash == null ? dummyHash : hash).substring(PREFIX.length()).split("\\$");
+        byte[] expected = B64D.decode(parts[2]);
+        // PBKDF2 refuses an empty password: an empty secret costs the same and never matches
+        byte[] actual = pbkdf2(secret.isEmpty() ? "\u0000" : secret, B64D.decode(parts[1]), Integer.parseInt(parts[0]));
+        return MessageDigest.isEqual(expected, actual) && hash != null && !secret.isEmpty();
+    }
+
+    /** The fast keyed fingerprint of a presented secret (≈1 µs). */
+    public byte[] fingerprint(String secret) {
+        return macs.get().doFinal(secret.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static boolean same(byte[] a, byte[] b) {
+        return a != null && b != null && MessageDigest.isEqual(a, b);
+    }
+
+    /** Slow checks run since start (also exported as metric outpost_auth_secret_kdf_total). */
+    public long kdfRuns() {
+        return (long) kdfRuns.count();
+    }
+
+    private byte[] pbkdf2(String secret, byte[] salt, int rounds) {
+        kdfRuns.increment();
+        PBEKeySpec spec = new PBEKeySpec(secret.toCharArray(), salt, rounds, HASH_BITS);
+        try {
+            return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA512").generateSecret(spec).getEncoded();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("PBKDF2WithHmacSHA512 is unavailable", e);
+        } finally {
+            spec.clearPassword();
+        }
+    }
+
+    private Mac newMac() {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(fingerprintKey);
+            return mac;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is unavailable", e);
+        }
+    }
+}
