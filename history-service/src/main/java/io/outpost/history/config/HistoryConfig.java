@@ -10,4 +10,15 @@ public interface HistoryConfig {
     /** Kafka consumer group of the transaction ingest; all replicas share it. */
     @WithDefault("outpost-history")
     String consumerGroup();
+
+    /**
+     * Records per ingest batch at most: one database transaction and one offset commit each. Larger batches
+     * raise the ingest rate; each batch is retried whole after a failure.
+     */
+    @WithDefault("500")
+    int ingestBatch();
+
+    /** Whether this replica consumes the topic at all (a read-only replica may leave it to the others). */
+    @WithDefault("true")
+    boolean ingestEnabled();
 }

@@ -1,0 +1,59 @@
+package io.outpost.history.service;
+
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.outpost.history.store.ListingQuery;
+import io.outpost.history.store.StoredTransaction;
+import io.outpost.history.store.TransactionStore;
+import io.outpost.model.Limits;
+import io.outpost.model.api.HistoryPage;
+import io.outpost.model.api.PageMeta;
+import io.outpost.model.error.ErrorDetail;
+import io.outpost.model.error.ErrorType;
+import io.outpost.support.http.InvalidInputException;
+import io.smallrye.mutiny.Uni;
+
+/** Reads history pages: keyset paging over the store's append order, with sealed cursors and totals. */
+@ApplicationScoped
+public class HistoryService {
+
+    static final ErrorDetail FOREIGN_CURSOR = new ErrorDetail(ErrorDetail.loc("query", "cursor"),
+            "Input should be '0' or a cursor returned by this listing with the same sandbox, filters and sort_order",
+            ErrorType.LITERAL_ERROR.code());
+
+    private final TransactionStore store;
+    private final CursorCodec cursors;
+
+    public HistoryService(TransactionStore store, CursorCodec cursors) {
+        this.store = store;
+        this.cursors = cursors;
+    }
+
+    public Uni<HistoryPage> list(HistoryRequest request) {
+        return cursors.ready().chain(() -> {
+            String listing = request.listing();
+            Long after = null;
+            if (!Limits.CURSOR_START.equals(request.cursor())) {
+                after = cursors.decode(request.cursor(), listing);
+                if (after == null) {
+                    throw new InvalidInputException(FOREIGN_CURSOR);
+                }
+            }
+            // one row more than asked tells whether another page exists
+            ListingQuery query = new ListingQuery(request.sandboxId(), request.resourceType(), request.resourceIds(),
+                    request.legacyIds(), request.nameContains(), request.ascending(), after, request.pageSize() + 1);
+            return Uni.combine().all().unis(store.page(query), store.total(query))
+                    .with((rows, total) -> page(rows, total, request, listing));
+        });
+    }
+
+    private HistoryPage page(List<StoredTransaction> rows, long total, HistoryRequest request, String listing) {
+        boolean more = rows.size() > request.pageSize();
+        List<StoredTransaction> shown = more ? rows.subList(0, request.pageSize()) : rows;
+        String next = more ? cursors.encode(shown.get(shown.size() - 1).position(), listing) : null;
+        return new HistoryPage(shown.stream().map(StoredTransaction::transaction).toList(),
+                new PageMeta(next, request.pageSize(), total));
+    }
+}

@@ -1,0 +1,199 @@
+package io.outpost.history.store;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.POJONode;
+
+import io.outpost.model.api.HistoryTransaction;
+import io.outpost.model.event.ConfigTransactionEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * The append-only store of config transactions ({@code history.config_transaction}) and its listings.
+ * Hot paths, so plain SQL through the reactive client rather than entities.
+ */
+@ApplicationScoped
+public class TransactionStore {
+
+    /** Seed of the advisory-lock key of a sandbox's writers (keeps it apart from other users of the lock space). */
+    private static final int LOCK_SEED = 0x4849_5354; // "HIST"
+
+    private static final String LOCK_SANDBOXES = """
+            SELECT pg_advisory_xact_lock(hashtextextended(s, %d))
+            FROM (SELECT DISTINCT unnest($1::text[]) AS s ORDER BY 1) AS sandboxes
+            """.formatted(LOCK_SEED);
+
+    private static final String APPEND = """
+            WITH input AS (
+                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                                     $7::text[], $8::text[], $9::text[], $10::text[], $11::text[]) WITH ORDINALITY
+                    AS i(transaction_id, sandbox_id, resource_type, resource_id, legacy_id, account_id, issued_at,
+                         operation, version_id, version_name, version, ord)
+            ), fresh AS (
+                SELECT DISTINCT ON (i.transaction_id) i.* FROM input i
+                WHERE NOT EXISTS (SELECT 1 FROM history.config_transaction c WHERE c.transaction_id = i.transaction_id)
+                ORDER BY i.transaction_id, i.ord
+            ), inserted AS (
+                INSERT INTO history.config_transaction (sandbox_id, resource_type, resource_id, legacy_id,
+                        transaction_id, account_id, issued_at, operation, version_id, version_name, version)
+                SELECT sandbox_id::uuid, resource_type, resource_id::uuid, legacy_id::bigint, transaction_id,
+                       account_id, issued_at::timestamptz, operation, version_id, version_name, version::jsonb
+                FROM fresh ORDER BY ord
+                ON CONFLICT (transaction_id) DO NOTHING
+                RETURNING sandbox_id, resource_type
+            ), tallies AS (
+                INSERT INTO history.listing_total AS t (sandbox_id, resource_type, total)
+                SELECT sandbox_id, resource_type, count(*) FROM inserted GROUP BY sandbox_id, resource_type
+                ON CONFLICT (sandbox_id, resource_type) DO UPDATE SET total = t.total + excluded.total
+            )
+            SELECT count(*) AS appended FROM inserted
+            """;
+
+    private static final String COLUMNS = "id, account_id, transaction_id, issued_at, operation, version_id, "
+            + "version_name, version::text AS version";
+
+    private final Pool pool;
+    private final ObjectMapper mapper;
+
+    public TransactionStore(Pool pool, ObjectMapper mapper) {
+        this.pool = pool;
+        this.mapper = mapper;
+    }
+
+    /** Appends the events not stored yet, in their order, in one database transaction; returns how many. */
+    public Uni<Integer> append(List<ConfigTransactionEvent> events) {
+        if (events.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return pool.withTransaction(connection -> append(connection, events));
+    }
+
+    /**
+     * Appends within the caller's transaction. The sandboxes' writer locks are taken first and held until that
+     * transaction ends, so ids are drawn in commit order within each sandbox.
+     */
+    public Uni<Integer> append(SqlConnection connection, List<ConfigTransactionEvent> events) {
+        int n = events.size();
+        String[][] columns = new String[11][n];
+        Set<String> sandboxes = new LinkedHashSet<>();
+        for (int i = 0; i < n; i++) {
+            ConfigTransactionEvent e = events.get(i);
+            String sandbox = UUID.fromString(e.sandboxId()).toString();
+            sandboxes.add(sandbox);
+            columns[0][i] = e.transactionId();
+            columns[1][i] = sandbox;
+            columns[2][i] = e.resourceType();
+            columns[3][i] = e.resourceId();
+            columns[4][i] = e.legacyId() == null ? null : e.legacyId().toString();
+            columns[5][i] = e.accountId();
+            columns[6][i] = e.issuedAt().toString();
+            columns[7][i] = e.operation();
+            columns[8][i] = e.versionId();
+            columns[9][i] = e.versionName();
+            columns[10][i] = json(e);
+        }
+        Tuple lock = Tuple.tuple().addArrayOfString(sandboxes.toArray(String[]::new));
+        Tuple rows = Tuple.tuple();
+        for (String[] column : columns) {
+            rows.addArrayOfString(column);
+        }
+        return connection.preparedQuery(LOCK_SANDBOXES).execute(lock)
+                .chain(() -> connection.preparedQuery(APPEND).execute(rows))
+                .map(result -> result.iterator().next().getLong("appended").intValue());
+    }
+
+    /** One page in the requested order, starting after {@link ListingQuery#after()}. */
+    public Uni<List<StoredTransaction>> page(ListingQuery query) {
+        List<Object> params = new ArrayList<>();
+        StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM history.config_transaction WHERE ");
+        where(sql, params, query);
+        if (query.after() != null) {
+            params.add(query.after());
+            sql.append(query.ascending() ? " AND id > $" : " AND id < $").append(params.size());
+        }
+        params.add(query.limit());
+        sql.append(" ORDER BY id ").append(query.ascending() ? "ASC" : "DESC").append(" LIMIT $").append(params.size());
+        return pool.preparedQuery(sql.toString()).execute(Tuple.from(params)).map(result -> {
+            List<StoredTransaction> page = new ArrayList<>(result.size());
+            for (Row row : result) {
+                page.add(transaction(row));
+            }
+            return page;
+        });
+    }
+
+    /** How many transactions match the query's sandbox, type and filters (its position is ignored). */
+    public Uni<Long> total(ListingQuery query) {
+        List<Object> params = new ArrayList<>();
+        StringBuilder sql;
+        if (query.filtered()) {
+            sql = new StringBuilder("SELECT count(*) AS total FROM history.config_transaction WHERE ");
+            where(sql, params, query);
+        } else {
+            // kept by append(): counting a sandbox of millions would cost tens of milliseconds per page
+            sql = new StringBuilder("SELECT total FROM history.listing_total WHERE sandbox_id = $1 AND resource_type = $2");
+            params.add(query.sandboxId());
+            params.add(query.resourceType());
+        }
+        return pool.preparedQuery(sql.toString()).execute(Tuple.from(params))
+                .map(result -> result.size() == 0 ? 0L : result.iterator().next().getLong("total"));
+    }
+
+    /** The client the listings read through; tests use it to hold a writer's transaction open. */
+    public SqlClient client() {
+        return pool;
+    }
+
+    private static void where(StringBuilder sql, List<Object> params, ListingQuery query) {
+        params.add(query.sandboxId());
+        params.add(query.resourceType());
+        sql.append("sandbox_id = $1 AND resource_type = $2");
+        if (!query.resourceIds().isEmpty()) {
+            params.add(query.resourceIds().toArray(UUID[]::new));
+            sql.append(" AND resource_id = ANY($").append(params.size()).append(')');
+        }
+        if (!query.legacyIds().isEmpty()) {
+            params.add(query.legacyIds().toArray(Long[]::new));
+            sql.append(" AND legacy_id = ANY($").append(params.size()).append(')');
+        }
+        if (query.nameContains() != null) {
+            params.add(likeLiteral(query.nameContains()));
+            sql.append(" AND name_lower LIKE '%' || lower($").append(params.size()).append(") || '%'");
+        }
+    }
+
+    /** The text matched literally by LIKE: its wildcards and the escape character are escaped. */
+    static String likeLiteral(String text) {
+        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+
+    private StoredTransaction transaction(Row row) {
+        // the snapshot is streamed into the response as stored: no tree per version
+        HistoryTransaction transaction = new HistoryTransaction(row.getString("account_id"),
+                row.getString("transaction_id"), row.getOffsetDateTime("issued_at").toInstant(),
+                row.getString("operation"), row.getString("version_id"), row.getString("version_name"),
+                new POJONode(new StoredJson(row.getString("version"))));
+        return new StoredTransaction(row.getLong("id"), transaction);
+    }
+
+    private String json(ConfigTransactionEvent event) {
+        try {
+            return mapper.writeValueAsString(event.version());
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("unwritable version of " + event.transactionId(), e);
+        }
+    }
+}
