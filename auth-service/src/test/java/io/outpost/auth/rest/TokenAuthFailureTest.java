@@ -1,0 +1,114 @@
+package io.outpost.auth.rest;
+
+import static io.outpost.auth.TestClients.DISABLED;
+import static io.outpost.auth.TestClients.DISABLED_SECRET;
+import static io.outpost.auth.TestClients.GAME;
+import static io.outpost.auth.TestClients.GRANT;
+import static io.outpost.auth.TestClients.TOKEN_PATH;
+import static io.outpost.auth.TestClients.basic;
+import static io.outpost.auth.TestClients.fromOwnAddress;
+import static io.outpost.auth.TestClients.tokenRequest;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.List;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.outpost.auth.service.SecretHasher;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+
+/** Every 401 of the token endpoint (DESIGN §2): same status, header and body whatever went wrong. */
+@QuarkusTest
+class TokenAuthFailureTest {
+
+    static final String INVALID_CLIENT = "{\"error\":\"invalid_client\",\"error_description\":\"Client authentication "
+            + "failed\",\"auth_success\":false,\"error_code\":\"auth_invalid_client\",\"desc\":\"Client authentication failed\"}";
+
+    @Inject
+    SecretHasher hasher;
+
+    @Test
+    void refusesARequestWithoutAuthorization() {
+        assertInvalidClient(fromOwnAddress().contentType(ContentType.JSON).body(GRANT));
+    }
+
+    @Test
+    void refusesMalformedBasicValues() {
+        String noColon = Base64.getEncoder().encodeToString("test-game".getBytes(StandardCharsets.UTF_8));
+        String emptyId = Base64.getEncoder().encodeToString(":secret".getBytes(StandardCharsets.UTF_8));
+        String notUtf8 = Base64.getEncoder().encodeToString(new byte[] { (byte) 0xC3, 0x28, 0x3A, 0x61 });
+        for (String value : List.of("Bearer abc", "Basic", "Basic ", "Basic !!!not-base64!!!", "Basic " + noColon,
+                "Basic " + emptyId, "Basic " + notUtf8, "Digest username=\"test-game\"")) {
+            assertInvalidClient(fromOwnAddress().header("Authorization", value).contentType(ContentType.JSON).body(GRANT));
+        }
+    }
+
+    @Test
+    void refusesAnUnknownClient() {
+        assertInvalidClient(tokenRequest("no-such-client", "whatever"));
+    }
+
+    @Test
+    void refusesAWrongSecret() {
+        assertInvalidClient(tokenRequest(GAME, "not-the-secret"));
+        assertInvalidClient(tokenRequest(GAME, ""));
+    }
+
+    @Test
+    void refusesADisabledClientEvenWithItsSecret() {
+        assertInvalidClient(tokenRequest(DISABLED, DISABLED_SECRET));
+        assertInvalidClient(tokenRequest(DISABLED, "not-the-secret"));
+    }
+
+    @Test
+    void unknownClientAndWrongSecretEachCostExactlyOneSlowCheck() {
+        for (String[] attempt : new String[][] { { "unknown-client-1", "x" }, { "test-timing", "wrong" } }) {
+            long before = hasher.kdfRuns();
+            assertInvalidClient(tokenRequest(attempt[0], attempt[1]));
+            assertThat(hasher.kdfRuns() - before).as(attempt[0]).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void unknownClientAndWrongSecretTakeTheSameTime() {
+        List<Long> unknown = new ArrayList<>();
+        List<Long> wrong = new ArrayList<>();
+        for (int i = 0; i < 7; i++) { // interleaved, so that machine noise hits both alike; below the throttle
+            unknown.add(timed(tokenRequest("unknown-timing-" + i, "guess-" + i)));
+            wrong.add(timed(tokenRequest("test-timing", "guess-" + i)));
+        }
+        double ratio = (double) median(unknown) / median(wrong);
+        assertThat(ratio).as("median unknown %s ms vs wrong secret %s ms", median(unknown) / 1_000_000,
+                median(wrong) / 1_000_000).isBetween(0.7, 1.43);
+    }
+
+    private static long timed(RequestSpecification request) {
+        long start = System.nanoTime();
+        assertThat(request.post(TOKEN_PATH).statusCode()).isEqualTo(401);
+        return System.nanoTime() - start;
+    }
+
+    private static long median(List<Long> values) {
+        List<Long> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    static void assertInvalidClient(RequestSpecification request) {
+        Response response = request.post(TOKEN_PATH);
+        assertThat(response.statusCode()).isEqualTo(401);
+        assertThat(response.header("WWW-Authenticate")).isEqualTo("Basic realm=\"outpost\"");
+        assertThat(response.header("Cache-Control")).isEqualTo("no-store");
+        assertThat(response.contentType()).startsWith("application/json");
+        assertThat(response.asString()).isEqualTo(INVALID_CLIENT);
+    }
+}
