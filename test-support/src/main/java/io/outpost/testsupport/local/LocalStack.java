@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.outpost.testsupport.BackingServices;
 import io.outpost.testsupport.PostgresConnection;
+import io.vertx.core.Vertx;
 
 /**
  * The whole Outpost stack on one machine ({@code ./run-local}): PostgreSQL and Kafka (embedded unless the
@@ -26,6 +27,7 @@ public final class LocalStack {
 
     static final int POSTGRES_PORT = 15432;
     static final int KAFKA_PORT = 19092;
+    static final int GATEWAY_PORT = 8080;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
 
     record Service(String name, int port) {
@@ -43,6 +45,7 @@ public final class LocalStack {
     private final Path data;
     private final List<Process> running = new ArrayList<>();
     private BackingServices backing;
+    private Vertx vertx;
     private volatile boolean stopping;
 
     private LocalStack(Path root) {
@@ -79,7 +82,17 @@ public final class LocalStack {
         for (int i = 0; i < SERVICES.size(); i++) {
             awaitReady(http, SERVICES.get(i), running.get(i));
         }
-        say("Outpost is up. Ctrl-C stops everything; data stays in " + data + " for the next run.");
+        vertx = Vertx.vertx();
+        Gateway gateway = new Gateway(vertx, Gateway.outpostRoutes(SERVICES.get(0).port(), SERVICES.get(1).port(),
+                SERVICES.get(2).port()));
+        try {
+            gateway.listen("127.0.0.1", GATEWAY_PORT).toCompletionStage().toCompletableFuture().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IOException("the gateway cannot listen on :" + GATEWAY_PORT + ": " + e.getCause().getMessage());
+        }
+        say("gateway ready on http://127.0.0.1:" + GATEWAY_PORT
+                + " (/users, /.well-known -> auth; /notification -> notification; /v1/history -> history)");
+        say("Outpost is up at http://127.0.0.1:" + GATEWAY_PORT + ". Ctrl-C stops everything; data stays in " + data);
         for (Service service : SERVICES) {
             System.out.printf("  %-22s %s   (ready: %s/q/health/ready)%n", service.name(), service.url(), service.url());
         }
@@ -132,6 +145,10 @@ public final class LocalStack {
         stopping = true;
         if (running.isEmpty() && backing == null) {
             return;
+        }
+        if (vertx != null) {
+            vertx.close();
+            vertx = null;
         }
         say("stopping the services");
         running.forEach(Process::destroy);

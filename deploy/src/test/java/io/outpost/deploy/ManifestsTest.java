@@ -1,0 +1,142 @@
+package io.outpost.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** Every overlay renders, and what it deploys matches what each service listens on and reads. */
+class ManifestsTest {
+
+    static final List<String> SERVICES = List.of("auth-service", "notification-service", "history-service");
+
+    @ParameterizedTest
+    @ValueSource(strings = { "dev", "prod" })
+    void everyObjectIsWellFormed(String overlay) throws Exception {
+        Rendered rendered = Rendered.overlay(overlay);
+        assertThat(rendered.objects()).isNotEmpty();
+        for (JsonNode object : rendered.objects()) {
+            assertThat(object.path("apiVersion").asText()).as("apiVersion of %s", object).isNotEmpty();
+            assertThat(object.path("metadata").path("name").asText()).as("name of %s", object).isNotEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "dev", "prod" })
+    void eachDeploymentMatchesItsServiceConfiguration(String overlay) throws Exception {
+        Rendered rendered = Rendered.overlay(overlay);
+        assertThat(rendered.ofKind("Deployment")).extracting(d -> d.path("metadata").path("name").asText())
+                .containsExactlyInAnyOrderElementsOf(SERVICES);
+        Properties shared = new Properties();
+        try (var reader = Files.newBufferedReader(Rendered.ROOT.resolve(
+                "service-support/src/main/resources/META-INF/microprofile-config.properties"))) {
+            shared.load(reader);
+        }
+        for (String service : SERVICES) {
+            ServiceConfig config = ServiceConfig.of(service);
+            JsonNode container = rendered.named("Deployment", service).path("spec").path("template").path("spec")
+                    .path("containers").get(0);
+            assertThat(container.path("image").asText()).as(service)
+                    .startsWith(shared.getProperty("quarkus.container-image.group") + "/" + service + ":");
+            assertThat(container.path("ports").get(0).path("containerPort").asInt()).as(service).isEqualTo(config.port());
+            assertThat(env(container, "QUARKUS_HTTP_PORT")).isEqualTo(Integer.toString(config.port()));
+            assertThat(probe(container, "readinessProbe")).isEqualTo("/q/health/ready");
+            assertThat(probe(container, "livenessProbe")).isEqualTo("/q/health/live");
+            assertThat(probe(container, "startupProbe")).isEqualTo("/q/health/started");
+            assertThat(envNames(container)).as(service).contains("QUARKUS_DATASOURCE_REACTIVE_URL",
+                    "QUARKUS_DATASOURCE_USERNAME", "QUARKUS_DATASOURCE_PASSWORD");
+            assertThat(envNames(container).contains("KAFKA_BOOTSTRAP_SERVERS")).as(service + " Kafka")
+                    .isEqualTo(config.consumesKafka());
+            List<String> settings = new ArrayList<>(envNames(container));
+            settings.addAll(configMapKeys(rendered, service + "-config"));
+            for (String name : settings.stream().filter(n -> n.startsWith("OUTPOST_")).toList()) {
+                assertThat(config.declares(name)).as("%s: %s names no setting of the service", service, name).isTrue();
+            }
+            assertThat(container.path("resources").path("requests").path("cpu").asText()).isNotEmpty();
+            assertThat(container.path("resources").path("limits").path("memory").asText()).isNotEmpty();
+            long shutdown = Long.parseLong(shared.getProperty("quarkus.shutdown.timeout").replace("S", ""));
+            long preStop = container.path("lifecycle").path("preStop").path("sleep").path("seconds").asLong();
+            assertThat(rendered.named("Deployment", service).path("spec").path("template").path("spec")
+                    .path("terminationGracePeriodSeconds").asLong()).as(service + " grace period")
+                    .isGreaterThan(shutdown + preStop);
+            assertThat(rendered.named("Service", service).path("spec").path("ports").get(0).path("targetPort").asText())
+                    .isEqualTo("http");
+            assertThat(rendered.named("PodDisruptionBudget", service)).isNotNull();
+            assertThat(rendered.named("HorizontalPodAutoscaler", service).path("spec").path("scaleTargetRef")
+                    .path("name").asText()).isEqualTo(service);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "dev", "prod" })
+    void ingressRoutesThePathPrefixesWithTimeoutsAboveTheLongestPoll(String overlay) throws Exception {
+        JsonNode ingress = Rendered.overlay(overlay).ofKind("Ingress").get(0);
+        assertThat(ingress.path("metadata").path("annotations")
+                .path("nginx.ingress.kubernetes.io/proxy-read-timeout").asInt()).isGreaterThan(900);
+        assertThat(ingress.path("metadata").path("annotations")
+                .path("nginx.ingress.kubernetes.io/proxy-send-timeout").asInt()).isGreaterThan(900);
+        String routes = Rendered.list(ingress.path("spec").path("rules").get(0).path("http").path("paths")).stream()
+                .map(p -> p.path("path").asText() + "->" + p.path("backend").path("service").path("name").asText())
+                .collect(Collectors.joining(" "));
+        assertThat(routes).isEqualTo("/users->auth-service /.well-known->auth-service "
+                + "/notification->notification-service /v1/history->history-service");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "prod" })
+    void prodRunsKafkaWithEveryTopicAndPostgresWithTheSecretTheServicesRead(String overlay) throws Exception {
+        Rendered rendered = Rendered.overlay(overlay);
+        assertThat(rendered.ofKind("Kafka")).hasSize(1);
+        assertThat(rendered.ofKind("KafkaTopic")).extracting(t -> t.path("spec").path("topicName").asText())
+                .containsExactlyInAnyOrder(io.outpost.model.Topics.PLAYER_NOTIFICATIONS,
+                        io.outpost.model.Topics.deadLetter(io.outpost.model.Topics.PLAYER_NOTIFICATIONS),
+                        io.outpost.model.Topics.SANDBOX_CONFIG_TRANSACTIONS,
+                        io.outpost.model.Topics.deadLetter(io.outpost.model.Topics.SANDBOX_CONFIG_TRANSACTIONS));
+        JsonNode cluster = rendered.named("Cluster", "outpost-db");
+        for (String service : SERVICES) {
+            JsonNode container = rendered.named("Deployment", service).path("spec").path("template").path("spec")
+                    .path("containers").get(0);
+            assertThat(secretOf(container, "QUARKUS_DATASOURCE_PASSWORD"))
+                    .isEqualTo(cluster.path("metadata").path("name").asText() + "-app");
+        }
+        JsonNode auth = rendered.named("Deployment", "auth-service").path("spec").path("template").path("spec");
+        assertThat(Rendered.list(auth.path("volumes"))).anyMatch(v -> v.path("secret").path("secretName").asText()
+                .equals("auth-signing-keys"));
+        assertThat(env(auth.path("containers").get(0), "OUTPOST_AUTH_KEYS_GENERATE_DEV_KEY")).isEqualTo("false");
+    }
+
+    private static List<String> envNames(JsonNode container) {
+        return Rendered.list(container.path("env")).stream().map(e -> e.path("name").asText()).toList();
+    }
+
+    private static String env(JsonNode container, String name) {
+        return Rendered.list(container.path("env")).stream().filter(e -> e.path("name").asText().equals(name))
+                .map(e -> e.path("value").asText()).findFirst().orElseThrow(() -> new AssertionError("no env " + name));
+    }
+
+    private static String secretOf(JsonNode container, String name) {
+        return Rendered.list(container.path("env")).stream().filter(e -> e.path("name").asText().equals(name))
+                .map(e -> e.path("valueFrom").path("secretKeyRef").path("name").asText()).findFirst().orElseThrow();
+    }
+
+    private static String probe(JsonNode container, String probe) {
+        JsonNode get = container.path(probe).path("httpGet");
+        assertThat(get.path("port").asText()).as(probe + " port").isEqualTo("http");
+        return get.path("path").asText();
+    }
+
+    private static List<String> configMapKeys(Rendered rendered, String name) throws IOException {
+        List<String> keys = new ArrayList<>();
+        rendered.named("ConfigMap", name).path("data").fieldNames().forEachRemaining(keys::add);
+        return keys;
+    }
+}

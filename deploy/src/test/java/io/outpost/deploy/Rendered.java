@@ -1,0 +1,60 @@
+package io.outpost.deploy;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.StreamSupport;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+
+/** An overlay rendered by {@code kubectl kustomize}, as the list of objects it produces. */
+record Rendered(String overlay, List<JsonNode> objects) {
+
+    static final Path DEPLOY = Path.of("").toAbsolutePath();
+    static final Path ROOT = DEPLOY.getParent();
+
+    static Rendered overlay(String name) throws IOException, InterruptedException {
+        Process kubectl;
+        try {
+            kubectl = new ProcessBuilder("kubectl", "kustomize", DEPLOY.resolve("overlays").resolve(name).toString())
+                    .redirectErrorStream(true).start();
+        } catch (IOException e) {
+            throw new IOException("kubectl (with its built-in Kustomize) is needed to render deploy/overlays", e);
+        }
+        String output = new String(kubectl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!kubectl.waitFor(60, TimeUnit.SECONDS) || kubectl.exitValue() != 0) {
+            throw new IllegalStateException("kubectl kustomize overlays/" + name + " failed:\n" + output);
+        }
+        List<JsonNode> objects = new ArrayList<>();
+        try (MappingIterator<JsonNode> docs = new YAMLMapper().readerFor(JsonNode.class)
+                .readValues(new StringReader(output))) {
+            while (docs.hasNext()) {
+                JsonNode doc = docs.next();
+                if (doc != null && !doc.isEmpty()) {
+                    objects.add(doc);
+                }
+            }
+        }
+        return new Rendered(name, objects);
+    }
+
+    List<JsonNode> ofKind(String kind) {
+        return objects.stream().filter(o -> kind.equals(o.path("kind").asText())).toList();
+    }
+
+    JsonNode named(String kind, String name) {
+        return ofKind(kind).stream().filter(o -> o.path("metadata").path("name").asText().equals(name)
+                || o.path("metadata").path("name").asText().startsWith(name + "-")).findFirst()
+                .orElseThrow(() -> new AssertionError(overlay + ": no " + kind + " " + name));
+    }
+
+    static List<JsonNode> list(JsonNode array) {
+        return StreamSupport.stream(array.spliterator(), false).toList();
+    }
+}
