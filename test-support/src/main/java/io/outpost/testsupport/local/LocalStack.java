@@ -1,52 +1,30 @@
 package io.outpost.testsupport.local;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import io.outpost.testsupport.BackingServices;
-import io.outpost.testsupport.PostgresConnection;
-import io.vertx.core.Vertx;
 
 /**
  * The whole Outpost stack on one machine ({@code ./run-local}): PostgreSQL and Kafka (embedded unless the
- * environment names external ones, see {@link BackingServices}), then each service from its built
- * {@code quarkus-app}, each answered ready before the next line is printed. Data lives under
- * {@code .outpost-local/} and is reused by the next run. Ctrl-C stops the services, then the backing services.
+ * environment names external ones, see {@link BackingServices}), the three services, and the gateway on
+ * :8080, each reported as it becomes ready; then the demo client and copy-paste curl lines. Data lives under
+ * {@code .outpost-local/} and is reused by the next run. Ctrl-C stops the gateway and services, then the
+ * backing services.
  */
 public final class LocalStack {
 
     static final int POSTGRES_PORT = 15432;
     static final int KAFKA_PORT = 19092;
     static final int GATEWAY_PORT = 8080;
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
-
-    record Service(String name, int port) {
-        String url() {
-            return "http://127.0.0.1:" + port;
-        }
-    }
-
-    static final List<Service> SERVICES = List.of(
-            new Service("auth-service", 8081),
-            new Service("notification-service", 8082),
-            new Service("history-service", 8083));
+    static final int[] SERVICE_PORTS = { 8081, 8082, 8083 };
 
     private final Path root;
     private final Path data;
-    private final List<Process> running = new ArrayList<>();
-    private BackingServices backing;
-    private Vertx vertx;
     private volatile boolean stopping;
+    private BackingServices backing;
+    private OutpostStack stack;
 
     private LocalStack(Path root) {
         this.root = root;
@@ -55,12 +33,12 @@ public final class LocalStack {
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args.length > 1 && args[0].equals("--root") ? args[1] : ".").toAbsolutePath().normalize();
-        LocalStack stack = new LocalStack(root);
-        Runtime.getRuntime().addShutdownHook(new Thread(stack::stop, "outpost-local-stop"));
+        LocalStack local = new LocalStack(root);
+        Runtime.getRuntime().addShutdownHook(new Thread(local::stop, "outpost-local-stop"));
         try {
-            stack.start();
+            local.start();
         } catch (Exception e) {
-            if (!stack.stopping) {
+            if (!local.stopping) {
                 System.err.println("[outpost] start-up failed: " + e.getMessage());
                 System.exit(1);
             }
@@ -69,112 +47,50 @@ public final class LocalStack {
     }
 
     private void start() throws IOException, InterruptedException {
-        Files.createDirectories(data.resolve("logs"));
+        Files.createDirectories(data);
+        Demo demo = Demo.loadOrCreate(data);
         say("starting PostgreSQL (:" + POSTGRES_PORT + ") and Kafka (:" + KAFKA_PORT + "), data in " + data);
         backing = BackingServices.start(data.resolve("postgres"), POSTGRES_PORT, data.resolve("kafka"), KAFKA_PORT);
-        PostgresConnection pg = backing.postgres();
-        say("PostgreSQL ready at " + pg.reactiveUrl() + ", Kafka ready at " + backing.kafkaBootstrapServers());
-        for (Service service : SERVICES) {
-            say("starting " + service.name() + " (log: " + log(service) + ")");
-            running.add(launch(service, pg));
-        }
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        for (int i = 0; i < SERVICES.size(); i++) {
-            awaitReady(http, SERVICES.get(i), running.get(i));
-        }
-        vertx = Vertx.vertx();
-        Gateway gateway = new Gateway(vertx, Gateway.outpostRoutes(SERVICES.get(0).port(), SERVICES.get(1).port(),
-                SERVICES.get(2).port()));
-        try {
-            gateway.listen("127.0.0.1", GATEWAY_PORT).toCompletionStage().toCompletableFuture().get();
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IOException("the gateway cannot listen on :" + GATEWAY_PORT + ": " + e.getCause().getMessage());
-        }
-        say("gateway ready on http://127.0.0.1:" + GATEWAY_PORT
-                + " (/users, /.well-known -> auth; /notification -> notification; /v1/history -> history)");
-        say("Outpost is up at http://127.0.0.1:" + GATEWAY_PORT + ". Ctrl-C stops everything; data stays in " + data);
-        for (Service service : SERVICES) {
-            System.out.printf("  %-22s %s   (ready: %s/q/health/ready)%n", service.name(), service.url(), service.url());
-        }
-    }
-
-    private Process launch(Service service, PostgresConnection pg) throws IOException {
-        Path app = root.resolve(service.name()).resolve("target/quarkus-app/quarkus-run.jar");
-        if (!Files.exists(app)) {
-            throw new IOException(app + " is missing: build first (./mvnw package -DskipTests)");
-        }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-jar", app.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log(service).toFile()));
-        Map<String, String> env = builder.environment();
-        env.put("QUARKUS_HTTP_PORT", Integer.toString(service.port()));
-        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
-        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", pg.reactiveUrl());
-        env.put("QUARKUS_DATASOURCE_USERNAME", pg.username());
-        env.put("QUARKUS_DATASOURCE_PASSWORD", pg.password());
-        env.put("KAFKA_BOOTSTRAP_SERVERS", backing.kafkaBootstrapServers());
-        env.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
-        return builder.start();
-    }
-
-    private void awaitReady(HttpClient http, Service service, Process process) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        HttpRequest ready = HttpRequest.newBuilder(URI.create(service.url() + "/q/health/ready"))
-                .timeout(Duration.ofSeconds(10)).build();
-        while (true) {
-            if (!process.isAlive()) {
-                throw new IOException(service.name() + " exited with " + process.exitValue() + "; see " + log(service));
-            }
-            try {
-                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    say(service.name() + " ready on " + service.url());
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IOException(service.name() + " not ready after " + READY_TIMEOUT + "; see " + log(service));
-            }
-            Thread.sleep(250);
-        }
+        say("PostgreSQL ready at " + backing.postgres().reactiveUrl() + ", Kafka ready at "
+                + backing.kafkaBootstrapServers());
+        stack = new OutpostStack(root, data.resolve("logs"), backing, SERVICE_PORTS, GATEWAY_PORT)
+                .progress(LocalStack::say)
+                .env("auth-service", "QUARKUS_CONFIG_LOCATIONS", demo.writeAuthConfig(data).toString())
+                .start();
+        String base = stack.gatewayUrl();
+        say("Outpost is up at " + base + ". Ctrl-C stops everything; data stays in " + data + " for the next run.");
+        System.out.printf("%n  demo client  %s / %s  (player %s)%n", demo.clientId(), demo.clientSecret(), demo.player());
+        System.out.printf("  admin client %s / %s  (auth:clients:admin)%n", demo.adminId(), demo.adminSecret());
+        System.out.printf("  demo sandbox %s   (./demo-traffic publishes notifications and history for these)%n%n",
+                demo.sandbox());
+        System.out.println("  # 1. a token for the demo client");
+        System.out.printf("  TOKEN=$(curl -s -u '%s:%s' -H 'Content-Type: application/json' "
+                + "-d '{\"grant_type\":\"client_credentials\"}' %s/users/v2/oauth/token "
+                + "| sed -E 's/.*\"access_token\":\"([^\"]+)\".*/\\1/')%n", demo.clientId(), demo.clientSecret(), base);
+        System.out.println("  # 2. the demo player's notifications (long poll, up to 30 s)");
+        System.out.printf("  curl -s -H \"Authorization: Bearer $TOKEN\" "
+                + "'%s/notification/v1/player/me/stream/notification/lp?offset_reset_strategy=earliest'%n", base);
+        System.out.println("  # 3. the demo sandbox's role history");
+        System.out.printf("  curl -s -H \"Authorization: Bearer $TOKEN\" '%s/v1/history/sandbox/%s/role'%n%n", base,
+                demo.sandbox());
     }
 
     private synchronized void stop() {
         stopping = true;
-        if (running.isEmpty() && backing == null) {
-            return;
+        if (stack != null) {
+            say("stopping the gateway and the services");
+            stack.close();
+            stack = null;
         }
-        if (vertx != null) {
-            vertx.close();
-            vertx = null;
-        }
-        say("stopping the services");
-        running.forEach(Process::destroy);
-        for (Process process : running) {
-            try {
-                if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-            }
-        }
-        running.clear();
         if (backing != null) {
             say("stopping Kafka and PostgreSQL");
             backing.close();
             backing = null;
+            say("stopped");
         }
-        say("stopped");
     }
 
-    private Path log(Service service) {
-        return data.resolve("logs").resolve(service.name() + ".log");
-    }
-
-    private static void say(String line) {
+    static void say(String line) {
         System.out.println("[outpost] " + line);
         System.out.flush();
     }

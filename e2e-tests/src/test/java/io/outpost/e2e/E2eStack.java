@@ -1,0 +1,78 @@
+package io.outpost.e2e;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.UUID;
+
+import io.outpost.model.Permissions;
+import io.outpost.testsupport.BackingServices;
+import io.outpost.testsupport.local.OutpostStack;
+
+/**
+ * The packaged services behind the gateway, started once for all end-to-end tests on free ports against the
+ * test run's real PostgreSQL and Kafka, with two clients registered in auth-service: a game client bound to
+ * {@link #PLAYER} and a backend console holding the sandbox permissions.
+ */
+final class E2eStack {
+
+    static final String GAME_CLIENT = "e2e-game";
+    static final String GAME_SECRET = "e2e-game-secret-" + UUID.randomUUID();
+    static final String CONSOLE_CLIENT = "e2e-console";
+    static final String CONSOLE_SECRET = "e2e-console-secret-" + UUID.randomUUID();
+    static final UUID PLAYER = UUID.randomUUID();
+
+    private static OutpostStack stack;
+
+    private E2eStack() {
+    }
+
+    static synchronized OutpostStack get() {
+        if (stack == null) {
+            try {
+                Path root = Path.of("").toAbsolutePath().getParent();
+                Path work = Files.createTempDirectory("outpost-e2e-");
+                int[] ports = { freePort(), freePort(), freePort() };
+                stack = new OutpostStack(root, work.resolve("logs"), BackingServices.shared(), ports, 0)
+                        .progress(line -> System.out.println("[e2e] " + line))
+                        .env("auth-service", "QUARKUS_CONFIG_LOCATIONS", clients(work).toString())
+                        .env("auth-service", "OUTPOST_AUTH_KEYS_DEV_KEY_DIR", work.resolve("keys").toString())
+                        .start();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            OutpostStack started = stack;
+            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "e2e-stack-stop"));
+        }
+        return stack;
+    }
+
+    private static Path clients(Path work) throws IOException {
+        Properties props = new Properties();
+        String game = "outpost.auth.bootstrap-clients." + GAME_CLIENT + ".";
+        props.setProperty(game + "secret", GAME_SECRET);
+        props.setProperty(game + "permissions", Permissions.NOTIFICATION_PLAYER_ALL + "," + Permissions.SANDBOX_CONFIG_VIEW);
+        props.setProperty(game + "player-uuid", PLAYER.toString());
+        String console = "outpost.auth.bootstrap-clients." + CONSOLE_CLIENT + ".";
+        props.setProperty(console + "secret", CONSOLE_SECRET);
+        props.setProperty(console + "permissions", Permissions.SANDBOX_CONFIG_EDIT);
+        Path file = work.resolve("clients.properties");
+        try (Writer writer = Files.newBufferedWriter(file)) {
+            props.store(writer, "end-to-end test clients");
+        }
+        return file;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}

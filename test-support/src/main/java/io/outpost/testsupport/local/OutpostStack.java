@@ -1,0 +1,184 @@
+package io.outpost.testsupport.local;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import io.outpost.testsupport.BackingServices;
+import io.outpost.testsupport.PostgresConnection;
+import io.vertx.core.Vertx;
+
+/**
+ * The three services, each started from its built {@code quarkus-app} in a JVM of its own, against given
+ * backing services, behind a {@link Gateway}. Used by {@code ./run-local} (fixed ports) and by the end-to-end
+ * tests (free ports).
+ */
+public final class OutpostStack implements AutoCloseable {
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+
+    /** One service and the port it listens on. */
+    public record Service(String name, int port) {
+        public String url() {
+            return "http://127.0.0.1:" + port;
+        }
+    }
+
+    private final Path root;
+    private final Path logs;
+    private final BackingServices backing;
+    private final List<Service> services;
+    private final int gatewayPort;
+    private final Map<String, Map<String, String>> extraEnv = new LinkedHashMap<>();
+    private final List<Process> running = new ArrayList<>();
+    private Consumer<String> progress = line -> { };
+    private Vertx vertx;
+    private Gateway gateway;
+
+    /**
+     * @param root        the repository root (holds each service's {@code target/quarkus-app})
+     * @param logs        where each service's output goes
+     * @param ports       auth, notification and history ports
+     * @param gatewayPort 0 for a free port
+     */
+    public OutpostStack(Path root, Path logs, BackingServices backing, int[] ports, int gatewayPort) {
+        this.root = root;
+        this.logs = logs;
+        this.backing = backing;
+        this.services = List.of(new Service("auth-service", ports[0]), new Service("notification-service", ports[1]),
+                new Service("history-service", ports[2]));
+        this.gatewayPort = gatewayPort;
+    }
+
+    /** Reports each step ("starting auth-service", "auth-service ready on …"). */
+    public OutpostStack progress(Consumer<String> progress) {
+        this.progress = progress;
+        return this;
+    }
+
+    /** An extra environment variable for one service (e.g. where its extra configuration file is). */
+    public OutpostStack env(String service, String name, String value) {
+        extraEnv.computeIfAbsent(service, s -> new LinkedHashMap<>()).put(name, value);
+        return this;
+    }
+
+    public List<Service> services() {
+        return services;
+    }
+
+    public Service service(String name) {
+        return services.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    public String gatewayUrl() {
+        return "http://127.0.0.1:" + gateway.port();
+    }
+
+    /** Starts every service, waits until each is ready, then opens the gateway. */
+    public OutpostStack start() throws IOException, InterruptedException {
+        Files.createDirectories(logs);
+        PostgresConnection pg = backing.postgres();
+        for (Service service : services) {
+            progress.accept("starting " + service.name() + " (log: " + log(service) + ")");
+            running.add(launch(service, pg));
+        }
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        for (int i = 0; i < services.size(); i++) {
+            awaitReady(http, services.get(i), running.get(i));
+        }
+        vertx = Vertx.vertx();
+        gateway = new Gateway(vertx, Gateway.outpostRoutes(services.get(0).port(), services.get(1).port(),
+                services.get(2).port()));
+        try {
+            gateway.listen("127.0.0.1", gatewayPort).toCompletionStage().toCompletableFuture().get();
+        } catch (ExecutionException e) {
+            throw new IOException("the gateway cannot listen on :" + gatewayPort + ": " + e.getCause().getMessage());
+        }
+        progress.accept("gateway ready on " + gatewayUrl()
+                + " (/users, /.well-known -> auth; /notification -> notification; /v1/history -> history)");
+        return this;
+    }
+
+    private Process launch(Service service, PostgresConnection pg) throws IOException {
+        Path app = root.resolve(service.name()).resolve("target/quarkus-app/quarkus-run.jar");
+        if (!Files.exists(app)) {
+            throw new IOException(app + " is missing: build first (./mvnw package -DskipTests)");
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-XX:+UseSerialGC", "-jar", app.toString())
+                .directory(root.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log(service).toFile()));
+        Map<String, String> env = builder.environment();
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(service.port()));
+        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
+        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", pg.reactiveUrl());
+        env.put("QUARKUS_DATASOURCE_USERNAME", pg.username());
+        env.put("QUARKUS_DATASOURCE_PASSWORD", pg.password());
+        env.put("KAFKA_BOOTSTRAP_SERVERS", backing.kafkaBootstrapServers());
+        env.put("OUTPOST_SECURITY_JWKS_URL", services.get(0).url() + "/users/v1/publickeys");
+        env.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
+        env.putAll(extraEnv.getOrDefault(service.name(), Map.of()));
+        return builder.start();
+    }
+
+    private void awaitReady(HttpClient http, Service service, Process process) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        HttpRequest ready = HttpRequest.newBuilder(URI.create(service.url() + "/q/health/ready"))
+                .timeout(Duration.ofSeconds(10)).build();
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IOException(service.name() + " exited with " + process.exitValue() + "; see " + log(service));
+            }
+            try {
+                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    progress.accept(service.name() + " ready on " + service.url());
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException(service.name() + " not ready after " + READY_TIMEOUT + "; see " + log(service));
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    public Path log(Service service) {
+        return logs.resolve(service.name() + ".log");
+    }
+
+    /** Closes the gateway, then stops each service (SIGTERM: held polls are answered), forcing after 30 s. */
+    @Override
+    public synchronized void close() {
+        if (vertx != null) {
+            vertx.close();
+            vertx = null;
+        }
+        running.forEach(Process::destroy);
+        for (Process process : running) {
+            try {
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+        running.clear();
+    }
+}
