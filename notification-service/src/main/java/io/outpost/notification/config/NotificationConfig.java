@@ -9,9 +9,13 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "outpost.notification")
 public interface NotificationConfig {
 
-    /** How long a stored notification is kept before the background purge removes it (DESIGN §4). */
+    /** How long a stored notification is kept (counted from its {@code created}) before the purge removes it. */
     @WithDefault("P30D")
     Duration retention();
+
+    /** How often the background purge of expired notifications runs. */
+    @WithDefault("PT10M")
+    Duration purgeInterval();
 
     /** Concurrent long polls one player may hold on one instance; one more is answered 409. */
     @WithDefault("4")
@@ -24,4 +28,20 @@ public interface NotificationConfig {
     /** Kafka consumer group of the notification ingest; all replicas share it. */
     @WithDefault("outpost-notification")
     String consumerGroup();
+
+    /** Records stored per ingest batch at most (one transaction, one offset commit). */
+    @WithDefault("500")
+    int ingestBatchSize();
+
+    /** Whether this instance consumes {@code player-notifications} (off for a read-only replica). */
+    @WithDefault("true")
+    boolean ingestEnabled();
+
+    /** Pause before the wake-up listener (PostgreSQL LISTEN) reconnects after losing its connection. */
+    @WithDefault("PT1S")
+    Duration listenReconnectDelay();
+
+    /** How long the publish endpoint waits for Kafka to acknowledge every record before answering 503. */
+    @WithDefault("PT10S")
+    Duration publishTimeout();
 }

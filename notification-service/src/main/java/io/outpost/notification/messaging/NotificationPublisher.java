@@ -1,0 +1,88 @@
+package io.outpost.notification.messaging;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.outpost.model.Topics;
+import io.outpost.model.event.NotificationEvent;
+import io.outpost.notification.config.NotificationConfig;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+
+/**
+ * Writes notifications to {@code player-notifications} (key: the player), acknowledged by all in-sync replicas,
+ * so the HTTP publish endpoint and every other producer share the one ingest path.
+ */
+@ApplicationScoped
+public class NotificationPublisher {
+
+    private final KafkaProducer<String, String> producer;
+    private final ObjectMapper mapper;
+    private final Duration timeout;
+
+    public NotificationPublisher(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
+            ObjectMapper mapper, NotificationConfig config) {
+        this.mapper = mapper;
+        this.timeout = config.publishTimeout();
+        int millis = (int) Math.max(1000, timeout.toMillis());
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, "notification-publish");
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        // give up within the answer's timeout, so a refused publish is not delivered later behind the client's back
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, millis);
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, millis + 1);
+        this.producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
+    }
+
+    /** Sends every event (each with its player set) and completes once all are acknowledged. */
+    public Uni<Void> publish(List<NotificationEvent> events) {
+        Uni<Void> sent = Uni.createFrom().emitter(emitter -> {
+            AtomicInteger pending = new AtomicInteger(events.size());
+            for (NotificationEvent event : events) {
+                String value;
+                try {
+                    value = mapper.writeValueAsString(event);
+                } catch (JsonProcessingException e) {
+                    emitter.fail(e);
+                    return;
+                }
+                // send() may block while metadata is fetched: this runs on a worker thread
+                producer.send(new ProducerRecord<>(Topics.PLAYER_NOTIFICATIONS, event.playerUuid(), value),
+                        (metadata, failure) -> {
+                            if (failure != null) {
+                                emitter.fail(failure);
+                            } else if (pending.decrementAndGet() == 0) {
+                                emitter.complete(null);
+                            }
+                        });
+            }
+        });
+        return sent.runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .ifNoItem().after(timeout.plusSeconds(1)).fail()
+                .onFailure().transform(failure -> new PublishFailedException(
+                        "Kafka did not acknowledge every notification in time; retry (a notification sent with its own notification_id is stored once)", failure));
+    }
+
+    @PreDestroy
+    void close() {
+        producer.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,63 @@
+package io.outpost.notification.rest;
+
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import io.outpost.model.Permissions;
+import io.outpost.model.error.AuthErrorCode;
+import io.outpost.notification.service.PublishService;
+import io.outpost.support.http.InputParser;
+import io.outpost.support.security.AuthRefusedException;
+import io.outpost.support.security.Caller;
+import io.outpost.support.security.PermissionMatcher;
+import io.outpost.support.security.RequirePermission;
+import io.outpost.support.security.VerifiedToken;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * DESIGN §4: publish notifications to a player over HTTP. They go to Kafka like any producer's, and reach the
+ * player through ingest; the answer (202) carries the ids they will have.
+ */
+@Path("/notification/v1/player/{player_uuid}/notification")
+public class PublishResource {
+
+    private final PublishService publishing;
+    private final Caller caller;
+
+    public PublishResource(PublishService publishing, Caller caller) {
+        this.publishing = publishing;
+        this.caller = caller;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @RequirePermission(anyOf = { Permissions.NOTIFICATION_PLAYER_WRITE, Permissions.NOTIFICATION_PLAYER_SELF_WRITE })
+    public Uni<Response> publish(@PathParam("player_uuid") String playerUuid, PublishRequest body) {
+        InputParser in = new InputParser();
+        UUID player = in.pathUuid("player_uuid", playerUuid);
+        authorize(caller.token(), player);
+        in.throwIfInvalid();
+        return publishing.publish(player, body == null ? null : body.notifications())
+                .map(ids -> Response.accepted(new PublishResponse(ids)).build());
+    }
+
+    /** The self permissions write only to the token's own player. */
+    private static void authorize(VerifiedToken token, UUID player) {
+        if (PermissionMatcher.grantsAny(token.permissions(), List.of(Permissions.NOTIFICATION_PLAYER_WRITE))) {
+            return;
+        }
+        if (player == null || !token.player().map(player::equals).orElse(false)) {
+            throw new AuthRefusedException(AuthErrorCode.INSUFFICIENT_PERMISSIONS,
+                    "notification:player:self:write publishes only to the token's own player");
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.outpost.notification.service;
+
+import io.outpost.notification.store.CursorLookup;
+
+/**
+ * Cursor semantics (DESIGN §4). A cursor is either the id of a player's notification ("after this one") or a
+ * position token {@code pos-<seq>} that stands for "after sequence seq" when no notification was returned and
+ * the client sent no usable id. A notification id always wins over a token of the same spelling. A token beyond
+ * the player's last sequence is not the player's and counts as unknown.
+ */
+final class Cursors {
+
+    static final String TOKEN_PREFIX = "pos-";
+
+    /** Where a poll starts, and the cursor to answer with when nothing is returned. */
+    record Start(long afterSeq, String emptyCursor) {
+    }
+
+    private Cursors() {
+    }
+
+    static Start resolve(String excludeBefore, boolean earliest, CursorLookup lookup) {
+        if (lookup.namedSeq() != null) {
+            return new Start(lookup.namedSeq(), excludeBefore);
+        }
+        Long token = token(excludeBefore);
+        if (token != null && token <= lookup.lastSeq()) {
+            return new Start(token, excludeBefore);
+        }
+        long start = earliest ? 0 : lookup.lastSeq();
+        return new Start(start, TOKEN_PREFIX + start);
+    }
+
+    private static Long token(String cursor) {
+        if (cursor == null || !cursor.startsWith(TOKEN_PREFIX) || cursor.length() > TOKEN_PREFIX.length() + 18) {
+            return null;
+        }
+        String digits = cursor.substring(TOKEN_PREFIX.length());
+        if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return null;
+        }
+        return Long.parseLong(digits);
+    }
+}

@@ -1,0 +1,14 @@
+package io.outpost.notification.service;
+
+import java.time.Duration;
+import java.util.UUID;
+
+/**
+ * One long poll, parsed (spec §4.2, DESIGN §4).
+ *
+ * @param excludeBefore a notification id or a cursor from an earlier answer; null to start by {@code earliest}
+ * @param earliest      {@code offset_reset_strategy=earliest}: start from the oldest retained notification when
+ *                      {@code excludeBefore} is absent or unknown (otherwise from now)
+ */
+public record PollRequest(UUID player, String excludeBefore, boolean earliest, int maxPageSize, Duration deadline) {
+}

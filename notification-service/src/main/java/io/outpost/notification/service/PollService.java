@@ -1,0 +1,53 @@
+package io.outpost.notification.service;
+
+import java.time.Duration;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import io.outpost.model.api.NotificationPage;
+import io.outpost.notification.store.NotificationStore;
+import io.quarkus.runtime.ShutdownEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+
+/** Long polls of a player's own notifications (spec §4.2, DESIGN §4). */
+@ApplicationScoped
+public class PollService {
+
+    /** How long stopping waits for held polls to be answered. */
+    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(5);
+
+    private final NotificationStore store;
+    private final PollRegistry registry;
+    private final Vertx vertx;
+
+    public PollService(NotificationStore store, PollRegistry registry, Vertx vertx) {
+        this.store = store;
+        this.registry = registry;
+        this.vertx = vertx;
+    }
+
+    /**
+     * Answers as soon as the player has notifications after the request's cursor, or with an empty page at the
+     * deadline; fails with {@link PollRefusedException} past a limit.
+     */
+    public Uni<NotificationPage> poll(PollRequest request) {
+        return Uni.createFrom().emitter(emitter -> {
+            HeldPoll poll = new HeldPoll(request, store, registry, vertx);
+            try {
+                registry.admit(poll);
+            } catch (PollRefusedException refused) {
+                emitter.fail(refused);
+                return;
+            }
+            poll.begin(emitter);
+        });
+    }
+
+    /** Before the HTTP server stops: every held poll gets its answer (empty, with its cursor). */
+    void answerHeldPolls(@Observes @Priority(1) ShutdownEvent event) {
+        registry.answerAll(SHUTDOWN_GRACE);
+    }
+}

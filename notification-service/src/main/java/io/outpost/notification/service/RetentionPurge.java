@@ -1,0 +1,67 @@
+package io.outpost.notification.service;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.jboss.logging.Logger;
+
+import io.outpost.notification.config.NotificationConfig;
+import io.outpost.notification.store.NotificationStore;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+
+/**
+ * Deletes notifications older than {@code retention} in the background, in bounded chunks so no transaction
+ * grows with the backlog. Every replica may run it; deleting twice is harmless.
+ */
+@ApplicationScoped
+public class RetentionPurge {
+
+    private static final Logger LOG = Logger.getLogger(RetentionPurge.class);
+    private static final int CHUNK = 10_000;
+
+    private final NotificationStore store;
+    private final NotificationConfig config;
+    private final Vertx vertx;
+    private long timer = -1;
+
+    public RetentionPurge(NotificationStore store, NotificationConfig config, Vertx vertx) {
+        this.store = store;
+        this.config = config;
+        this.vertx = vertx;
+    }
+
+    void onStart(@Observes StartupEvent event) {
+        timer = vertx.setPeriodic(config.purgeInterval().toMillis(), id -> purge().subscribe().with(
+                purged -> {
+                    if (purged > 0) {
+                        LOG.infof("purged %d notifications older than %s", purged, config.retention());
+                    }
+                },
+                failure -> LOG.warnf("retention purge failed, next try in %s: %s", config.purgeInterval(), failure)));
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        vertx.cancelTimer(timer);
+    }
+
+    /** Deletes every notification created before now minus the retention; answers how many. */
+    public Uni<Long> purge() {
+        return purgeFrom(Instant.now().minus(config.retention()), 0);
+    }
+
+    private Uni<Long> purgeFrom(Instant cutoff, long sofar) {
+        return store.purgeCreatedBefore(cutoff, CHUNK).chain(deleted -> deleted < CHUNK
+                ? Uni.createFrom().item(sofar + deleted)
+                : purgeFrom(cutoff, sofar + deleted));
+    }
+
+    Duration retention() {
+        return config.retention();
+    }
+}
