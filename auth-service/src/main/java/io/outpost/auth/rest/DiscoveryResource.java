@@ -6,6 +6,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -50,7 +51,7 @@ public class DiscoveryResource {
     @GET
     @Path("/openid-configuration")
     public Response openIdConfiguration(@Context UriInfo uri) {
-        return Response.ok(metadata(uri)).cacheControl(PublicKeysResource.publicFor(300)).build();
+        return Response.ok(metadata(uri)).header(HttpHeaders.CACHE_CONTROL, PublicKeysResource.CACHE).build();
     }
 
     @GET
