@@ -10,6 +10,7 @@ import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 
 import io.outpost.history.config.HistoryConfig;
 import io.outpost.history.store.TransactionStore;
@@ -28,6 +29,8 @@ import io.quarkus.runtime.StartupEvent;
 @ApplicationScoped
 public class TransactionIngest {
 
+    private static final List<Object> SANDBOX = ErrorDetail.loc("value", "sandbox_id");
+
     private final TransactionStore store;
     private final ObjectMapper mapper;
     private final HistoryConfig config;
@@ -37,7 +40,8 @@ public class TransactionIngest {
     public TransactionIngest(TransactionStore store, ObjectMapper mapper, HistoryConfig config,
             @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
         this.store = store;
-        this.mapper = mapper;
+        // a snapshot's decimals are stored as sent: 1.10 must not become 1.1 on its way through a JsonNode
+        this.mapper = mapper.copy().configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
         this.config = config;
         this.bootstrapServers = bootstrapServers;
     }
@@ -73,17 +77,17 @@ public class TransactionIngest {
         List<Object> at = ErrorDetail.loc("key");
         if (key == null) {
             faults.add(ErrorDetail.missing(at));
-        } else if (event.sandboxId() != null && !sameUuid(key, event.sandboxId())) {
+        } else if (faults.stream().noneMatch(f -> f.loc().equals(SANDBOX)) && !sameSandbox(key, event.sandboxId())) {
             faults.add(ErrorDetail.literal(at, event.sandboxId()));
         }
         return faults;
     }
 
-    private static boolean sameUuid(String key, String sandboxId) {
+    private static boolean sameSandbox(String key, String sandboxId) {
         try {
             return UUID.fromString(key).equals(UUID.fromString(sandboxId));
         } catch (IllegalArgumentException e) {
-            return key.equals(sandboxId);
+            return false;
         }
     }
 }

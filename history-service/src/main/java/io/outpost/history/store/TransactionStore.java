@@ -17,7 +17,6 @@ import io.outpost.model.event.ConfigTransactionEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -150,11 +149,6 @@ public class TransactionStore {
         }
         return pool.preparedQuery(sql.toString()).execute(Tuple.from(params))
                 .map(result -> result.size() == 0 ? 0L : result.iterator().next().getLong("total"));
-    }
-
-    /** The client the listings read through; tests use it to hold a writer's transaction open. */
-    public SqlClient client() {
-        return pool;
     }
 
     private static void where(StringBuilder sql, List<Object> params, ListingQuery query) {

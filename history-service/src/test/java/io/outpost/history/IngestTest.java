@@ -1,0 +1,132 @@
+package io.outpost.history;
+
+import static io.outpost.history.HistoryFixture.ROLE;
+import static io.outpost.history.HistoryFixture.awaitTotal;
+import static io.outpost.history.HistoryFixture.kafka;
+import static io.outpost.history.HistoryFixture.page;
+import static io.outpost.history.HistoryFixture.publish;
+import static io.outpost.history.HistoryFixture.role;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.outpost.model.Topics;
+import io.outpost.testsupport.TestKafka;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** The topic into the store: exact bodies, idempotence, order, and every kind of refused event dead-lettered. */
+@QuarkusTest
+class IngestTest {
+
+    private static final String TOPIC = Topics.SANDBOX_CONFIG_TRANSACTIONS;
+    private static final String DLQ = Topics.deadLetter(TOPIC);
+
+    @Test
+    void storedTransactionIsServedExactly() {
+        UUID sandbox = UUID.randomUUID();
+        UUID role = UUID.fromString("0b7e2f4c-1d3a-4e5b-8c6d-7e8f9a0b1c2d");
+        String value = "{\"transaction_id\":\"tx-exact-" + sandbox + "\",\"sandbox_id\":\"" + sandbox + "\","
+                + "\"resource_type\":\"role\",\"resource_id\":\"" + role + "\",\"legacy_id\":42,\"account_id\":\"acc-7\","
+                + "\"issued_at\":\"2026-05-06T07:08:09.123456Z\",\"operation\":\"create\",\"version_id\":\"v-1\","
+                + "\"version_name\":\"First cut\",\"version\":{\"name\":\"Admin, \\\"root\\\"\",\"weight\":1.10,"
+                + "\"big\":12345678901234567890123,\"perms\":[\"a:b\",{\"x\":null}],\"on\":true}}";
+        kafka().send(TOPIC, sandbox.toString(), value);
+        awaitTotal(sandbox, ROLE, 1);
+        HistoryFixture.viewer().when().get(HistoryFixture.path(sandbox, ROLE)).then().statusCode(200)
+                .contentType("application/json").body(equalTo("{\"transactions\":[{\"account_id\":\"acc-7\","
+                        + "\"transaction_id\":\"tx-exact-" + sandbox + "\",\"issued_at\":\"2026-05-06T07:08:09.123456Z\","
+                        + "\"operation\":\"create\",\"version_id\":\"v-1\",\"version_name\":\"First cut\","
+                        // jsonb keeps numbers exactly and orders keys shortest first
+                        + "\"version\":{\"on\":true,\"big\":12345678901234567890123,\"name\":\"Admin, \\\"root\\\"\","
+                        + "\"perms\":[\"a:b\",{\"x\":null}],\"weight\":1.10}}],\"page_meta\":{\"page_size\":50,\"total\":1}}"));
+    }
+
+    @Test
+    void redeliveredTransactionIsStoredOnce() {
+        UUID sandbox = UUID.randomUUID();
+        ObjectNode first = role(sandbox, UUID.randomUUID(), "first");
+        ObjectNode again = first.deepCopy().put("account_id", "someone-else");
+        ObjectNode later = role(sandbox, UUID.randomUUID(), "later");
+        publish(first, first, again);
+        publish(later, first);
+        awaitTotal(sandbox, ROLE, 2);
+        var listed = page(sandbox, ROLE, Map.of("sort_order", "asc"));
+        assertThat(listed.getList("transactions.transaction_id", String.class))
+                .containsExactly(first.get("transaction_id").asText(), later.get("transaction_id").asText());
+        assertThat(listed.getString("transactions[0].account_id")).isEqualTo("account-1");
+        publish(role(sandbox, UUID.randomUUID(), "marker"));
+        awaitTotal(sandbox, ROLE, 3);
+    }
+
+    @Test
+    void transactionsOfASandboxKeepTheProducersOrder() {
+        UUID sandbox = UUID.randomUUID();
+        List<ObjectNode> events = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            events.add(role(sandbox, UUID.randomUUID(), "r" + i));
+        }
+        HistoryFixture.publishAndAwait(events, 300);
+        assertThat(HistoryFixture.walk(sandbox, ROLE, Map.of("sort_order", "asc"), 10000))
+                .containsExactlyElementsOf(HistoryFixture.ids(events));
+    }
+
+    @Test
+    void everyKindOfInvalidEventIsDeadLetteredWithItsReasonAndDoesNotBlockTheValidOnes() {
+        UUID sandbox = UUID.randomUUID();
+        String key = sandbox.toString();
+        Map<String, String> refused = new LinkedHashMap<>();
+        refused.put("{not json", "value: JSON decode error [json_invalid]");
+        refused.put(role(sandbox, UUID.randomUUID(), "x").put("legacy_id", "abc").toString(),
+                "value.legacy_id: Input has the wrong type [json_invalid]");
+        refused.put(role(sandbox, UUID.randomUUID(), "x").put("issued_at", "yesterday").toString(),
+                "value.issued_at: Input has the wrong type [json_invalid]");
+        ObjectNode noAccount = role(sandbox, UUID.randomUUID(), "x");
+        noAccount.remove("account_id");
+        refused.put(noAccount.toString(), "value.account_id: Field required [missing]");
+        refused.put(role(sandbox, UUID.randomUUID(), "x").put("resource_type", "group").toString(),
+                "value.resource_type: Input should be one of 'role', 'match-making-profile-list' [enum]");
+        refused.put(role(sandbox, UUID.randomUUID(), "x").put("operation", "rename").toString(),
+                "value.operation: Input should be one of 'create', 'update', 'delete' [enum]");
+        refused.put(role(sandbox, UUID.randomUUID(), "x").put("resource_id", "r-1").toString(),
+                "value.resource_id: Input should be a valid UUID [uuid_parsing]");
+        refused.put(role(sandbox, UUID.randomUUID(), "x").putNull("version").toString(), "value.version: Field required [missing]");
+        UUID elsewhere = UUID.randomUUID();
+        refused.put(role(elsewhere, UUID.randomUUID(), "x").toString(), "key: Input should be '" + elsewhere + "' [literal_error]");
+        refused.put("", "value: Field required [missing]");
+        ObjectNode valid = role(sandbox, UUID.randomUUID(), "valid");
+        List<Map.Entry<String, String>> records = new ArrayList<>();
+        refused.keySet().forEach(value -> records.add(Map.entry(key, value)));
+        records.add(Map.entry(key, valid.toString()));
+        kafka().sendAll(TOPIC, records);
+
+        awaitTotal(sandbox, ROLE, 1);
+        List<TestKafka.Received> letters = kafka().read(DLQ, key, refused.size(), Duration.ofSeconds(60));
+        Map<String, String> reasons = new LinkedHashMap<>();
+        letters.forEach(letter -> reasons.put(letter.value(), letter.headers().get(Topics.DLQ_REASON_HEADER)));
+        assertThat(reasons).containsExactlyEntriesOf(refused);
+        assertThat(page(sandbox, ROLE, Map.of()).getString("transactions[0].transaction_id"))
+                .isEqualTo(valid.get("transaction_id").asText());
+    }
+
+    @Test
+    void eventWithoutKeyIsDeadLettered() {
+        UUID sandbox = UUID.randomUUID();
+        String value = role(sandbox, UUID.randomUUID(), "keyless").toString();
+        kafka().send(TOPIC, null, value);
+        await().atMost(Duration.ofSeconds(60)).until(() -> kafka().read(DLQ, null, Integer.MAX_VALUE, Duration.ofSeconds(2))
+                .stream().anyMatch(r -> r.value().equals(value)
+                        && "key: Field required [missing]".equals(r.headers().get(Topics.DLQ_REASON_HEADER))));
+        assertThat(page(sandbox, ROLE, Map.of()).getLong("page_meta.total")).isZero();
+    }
+}
