@@ -1,0 +1,118 @@
+package io.outpost.auth.rest;
+
+import java.net.URI;
+import java.util.List;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.outpost.auth.service.ClientAdmin;
+import io.outpost.auth.service.ClientSnapshot;
+import io.outpost.auth.service.ClientValidation;
+import io.outpost.model.Permissions;
+import io.outpost.model.error.ErrorResponse;
+import io.outpost.support.http.ErrorMappers;
+import io.outpost.support.http.InputParser;
+import io.outpost.support.security.RequirePermission;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
+
+/**
+ * Client administration under {@code /users/v1/admin/clients}, for bearer tokens holding
+ * {@value Permissions#AUTH_CLIENTS_ADMIN} (DESIGN §2). See docs/auth.md for the calls and their bodies.
+ */
+@Path("/users/v1/admin/clients")
+@Produces(MediaType.APPLICATION_JSON)
+@RequirePermission(anyOf = Permissions.AUTH_CLIENTS_ADMIN)
+public class AdminClientsResource {
+
+    static final String CLIENT_EXISTS = "client_exists";
+
+    private final ClientAdmin admin;
+    private final AdminBodies bodies;
+
+    public AdminClientsResource(ClientAdmin admin, ClientValidation validation) {
+        this.admin = admin;
+        this.bodies = new AdminBodies(validation);
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> create(JsonNode body) {
+        AdminBodies.NewClient wanted = bodies.newClient(body);
+        return admin.create(wanted.clientId(), wanted.permissions(), wanted.playerUuid())
+                .map(created -> Response.created(URI.create("/users/v1/admin/clients/" + created.client().clientId()))
+                        .entity(AdminClientViews.Created.of(created.client(), created.secret())).build());
+    }
+
+    @GET
+    public Uni<AdminClientViews.Page> list(@Context HttpServerRequest request) {
+        InputParser in = new InputParser(request);
+        int limit = in.queryInt("limit", 100, 1, 1000);
+        String after = in.queryString("after", 1, ClientValidation.CLIENT_ID_MAX);
+        in.throwIfInvalid();
+        return admin.list(after, limit + 1).map(clients -> {
+            List<AdminClientViews.Client> page = clients.stream().limit(limit).map(AdminClientViews.Client::of).toList();
+            return new AdminClientViews.Page(page, clients.size() > limit ? page.get(limit - 1).clientId() : null);
+        });
+    }
+
+    @GET
+    @Path("/{id}")
+    public Uni<Response> get(@PathParam("id") String id) {
+        return admin.get(id).map(AdminClientsResource::clientOrNotFound);
+    }
+
+    @POST
+    @Path("/{id}/disable")
+    public Uni<Response> disable(@PathParam("id") String id) {
+        return admin.setEnabled(id, false).map(AdminClientsResource::clientOrNotFound);
+    }
+
+    @POST
+    @Path("/{id}/enable")
+    public Uni<Response> enable(@PathParam("id") String id) {
+        return admin.setEnabled(id, true).map(AdminClientsResource::clientOrNotFound);
+    }
+
+    @PUT
+    @Path("/{id}/permissions")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> setPermissions(@PathParam("id") String id, JsonNode body) {
+        List<String> permissions = bodies.permissionsBody(body);
+        return admin.setPermissions(id, permissions).map(AdminClientsResource::clientOrNotFound);
+    }
+
+    @POST
+    @Path("/{id}/secret")
+    public Uni<Response> rotateSecret(@PathParam("id") String id) {
+        return admin.rotateSecret(id).map(rotated -> rotated == null ? notFound()
+                : Response.ok(new AdminClientViews.Secret(rotated.client().clientId(), rotated.secret()))
+                        .header("Cache-Control", "no-store").build());
+    }
+
+    @ServerExceptionMapper
+    public Response clientExists(ClientAdmin.ClientExistsException e) {
+        return ErrorMappers.error(Response.Status.CONFLICT, CLIENT_EXISTS, "A client with this id exists");
+    }
+
+    private static Response clientOrNotFound(ClientSnapshot client) {
+        return client == null ? notFound() : Response.ok(AdminClientViews.Client.of(client)).build();
+    }
+
+    private static Response notFound() {
+        return ErrorMappers.error(Response.Status.NOT_FOUND, ErrorResponse.NOT_FOUND, "No such client");
+    }
+}

@@ -1,0 +1,28 @@
+package io.outpost.auth.security;
+
+import java.security.Key;
+import java.util.Optional;
+
+import jakarta.inject.Singleton;
+
+import io.outpost.support.security.KeySource;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * The shared bearer-token verifier (service-support) takes its keys from this process's own {@link KeyRing}
+ * instead of fetching the JWK Set over HTTP: auth-service verifies the admin tokens it issued itself.
+ */
+@Singleton
+public class LocalKeySource implements KeySource {
+
+    private final KeyRing keys;
+
+    public LocalKeySource(KeyRing keys) {
+        this.keys = keys;
+    }
+
+    @Override
+    public Uni<Optional<Key>> key(String kid) {
+        return Uni.createFrom().item(keys.publicKey(kid).map(Key.class::cast));
+    }
+}

@@ -1,0 +1,180 @@
+package io.outpost.auth.admin;
+
+import static io.outpost.auth.TestClients.ADMIN;
+import static io.outpost.auth.TestClients.ADMIN_SECRET;
+import static io.outpost.auth.TestClients.GAME;
+import static io.outpost.auth.TestClients.GAME_SECRET;
+import static io.outpost.auth.TestClients.TOKEN_PATH;
+import static io.outpost.auth.TestClients.token;
+import static io.outpost.auth.TestClients.tokenRequest;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.not;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.outpost.auth.JwtTestSupport;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+
+/** The client-admin surface: every call, with a token holding {@code auth:clients:admin}. */
+@QuarkusTest
+class AdminClientsTest {
+
+    static final String CLIENTS = "/users/v1/admin/clients";
+
+    private String adminToken;
+    private String id;
+
+    @BeforeEach
+    void adminAndAFreshId() {
+        adminToken = token(ADMIN, ADMIN_SECRET);
+        id = "adm-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    @Test
+    void createAnswersTheSecretOnceAndTheClientGetsTokens() throws Exception {
+        String player = UUID.randomUUID().toString();
+        Response created = admin().contentType(ContentType.JSON)
+                .body(Map.of("client_id", id, "permissions", List.of("sandbox:config:view"), "player_uuid", player))
+                .post(CLIENTS);
+        created.then().statusCode(201)
+                .header("Location", matchesPattern(".*/users/v1/admin/clients/" + id))
+                .body("client_id", equalTo(id))
+                .body("client_secret", matchesPattern("[A-Za-z0-9_-]{43}"))
+                .body("permissions", equalTo(List.of("sandbox:config:view")))
+                .body("player_uuid", equalTo(player))
+                .body("enabled", equalTo(true))
+                .body("$", hasKey("created_at")).body("$", hasKey("updated_at"));
+        String secret = created.path("client_secret");
+
+        var claims = JwtTestSupport.verify(token(id, secret), JwtTestSupport.publishedKeys());
+        assertThat(claims.getSubject()).isEqualTo(id);
+        assertThat(claims.getStringClaim("player_uuid")).isEqualTo(player);
+        assertThat(claims.getStringListClaim("permissions")).containsExactly("sandbox:config:view");
+
+        String read = admin().get(CLIENTS + "/" + id).then().statusCode(200)
+                .body("client_id", equalTo(id)).body("$", not(hasKey("client_secret"))).extract().asString();
+        assertThat(read).doesNotContain(secret).doesNotContain("pbkdf2");
+    }
+
+    @Test
+    void createPicksAnIdWhenNoneIsGiven() {
+        String picked = admin().contentType(ContentType.JSON).body("{}").post(CLIENTS)
+                .then().statusCode(201).body("permissions", equalTo(List.of())).extract().path("client_id");
+        assertThat(picked).matches("client-[a-z0-9]{16}");
+    }
+
+    @Test
+    void refusesAnIdThatExists() {
+        create(id, List.of());
+        String body = admin().contentType(ContentType.JSON).body(Map.of("client_id", id)).post(CLIENTS)
+                .then().statusCode(409).extract().asString();
+        assertThat(body).isEqualTo("{\"error_code\":\"client_exists\",\"desc\":\"A client with this id exists\"}");
+    }
+
+    @Test
+    void listsClientsInIdOrderPageByPage() {
+        admin().get(CLIENTS).then().statusCode(200).body("clients.client_id", hasItem(GAME))
+                .body("clients.client_secret", not(hasItem(org.hamcrest.Matchers.notNullValue())));
+        Response first = admin().queryParam("limit", 1).get(CLIENTS);
+        first.then().statusCode(200).body("clients.size()", equalTo(1));
+        String next = first.path("next");
+        assertThat(next).isEqualTo(first.path("clients[0].client_id"));
+        String second = admin().queryParam("limit", 1).queryParam("after", next).get(CLIENTS).path("clients[0].client_id");
+        assertThat(second).isGreaterThan(next);
+    }
+
+    @Test
+    void answersAnUnknownClientWith404() {
+        for (Response response : List.of(admin().get(CLIENTS + "/nobody"), admin().post(CLIENTS + "/nobody/disable"),
+                admin().post(CLIENTS + "/nobody/secret"),
+                admin().contentType(ContentType.JSON).body("{\"permissions\":[]}").put(CLIENTS + "/nobody/permissions"))) {
+            assertThat(response.statusCode()).isEqualTo(404);
+            assertThat(response.asString()).isEqualTo("{\"error_code\":\"not_found\",\"desc\":\"No such client\"}");
+        }
+    }
+
+    @Test
+    void aDisabledClientGetsNoTokenUntilEnabledAgain() {
+        String secret = create(id, List.of());
+        tokenRequest(id, secret).post(TOKEN_PATH).then().statusCode(200);
+        admin().post(CLIENTS + "/" + id + "/disable").then().statusCode(200).body("enabled", equalTo(false));
+        tokenRequest(id, secret).post(TOKEN_PATH).then().statusCode(401);
+        admin().post(CLIENTS + "/" + id + "/enable").then().statusCode(200).body("enabled", equalTo(true));
+        tokenRequest(id, secret).post(TOKEN_PATH).then().statusCode(200);
+    }
+
+    @Test
+    void rotatingTheSecretRetiresTheOldOne() {
+        String old = create(id, List.of());
+        tokenRequest(id, old).post(TOKEN_PATH).then().statusCode(200);
+        String fresh = admin().post(CLIENTS + "/" + id + "/secret").then().statusCode(200)
+                .header("Cache-Control", "no-store").body("client_id", equalTo(id)).extract().path("client_secret");
+        assertThat(fresh).isNotEqualTo(old);
+        tokenRequest(id, old).post(TOKEN_PATH).then().statusCode(401);
+        tokenRequest(id, fresh).post(TOKEN_PATH).then().statusCode(200);
+    }
+
+    @Test
+    void newPermissionsAppearInTheNextToken() throws Exception {
+        String secret = create(id, List.of("sandbox:config:view"));
+        admin().contentType(ContentType.JSON).body("{\"permissions\":[\"notification:player:write\",\"sandbox:config:*\"]}")
+                .put(CLIENTS + "/" + id + "/permissions").then().statusCode(200)
+                .body("permissions", equalTo(List.of("notification:player:write", "sandbox:config:*")));
+        var claims = JwtTestSupport.verify(token(id, secret), JwtTestSupport.publishedKeys());
+        assertThat(claims.getStringListClaim("permissions")).containsExactly("notification:player:write", "sandbox:config:*");
+    }
+
+    @Test
+    void refusesInvalidBodiesWithEveryFault() {
+        String body = admin().contentType(ContentType.JSON)
+                .body("{\"client_id\":\"bad id:\",\"permissions\":[\"ok\",5,\"has space\"],\"player_uuid\":\"nope\"}")
+                .post(CLIENTS).then().statusCode(422).extract().asString();
+        assertThat(body).isEqualTo("{\"detail\":["
+                + "{\"loc\":[\"body\",\"client_id\"],\"msg\":\"String should match pattern '[A-Za-z0-9._~-]+'\",\"type\":\"json_invalid\"},"
+                + "{\"loc\":[\"body\",\"permissions\",1],\"msg\":\"Input should be a valid string\",\"type\":\"json_invalid\"},"
+                + "{\"loc\":[\"body\",\"permissions\",1],\"msg\":\"String should match pattern '[A-Za-z0-9._:*-]+'\",\"type\":\"json_invalid\"},"
+                + "{\"loc\":[\"body\",\"player_uuid\"],\"msg\":\"Input should be a valid UUID\",\"type\":\"uuid_parsing\"}]}");
+        assertThat(admin().contentType(ContentType.JSON).post(CLIENTS).then().statusCode(422).extract().asString())
+                .isEqualTo("{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"Field required\",\"type\":\"missing\"}]}");
+        assertThat(admin().contentType(ContentType.JSON).body("{}").put(CLIENTS + "/" + GAME + "/permissions")
+                .then().statusCode(422).extract().asString())
+                .isEqualTo("{\"detail\":[{\"loc\":[\"body\",\"permissions\"],\"msg\":\"Field required\",\"type\":\"missing\"}]}");
+        admin().queryParam("limit", 0).get(CLIENTS).then().statusCode(422)
+                .body("detail[0].loc", equalTo(List.of("query", "limit")));
+    }
+
+    @Test
+    void refusesCallersWithoutTheAdminPermission() {
+        String noToken = given().get(CLIENTS).then().statusCode(403).extract().asString();
+        assertThat(noToken).isEqualTo("{\"auth_success\":false,\"error_code\":\"auth_malformed_access\","
+                + "\"desc\":\"No access token was presented\"}");
+        String game = given().auth().oauth2(token(GAME, GAME_SECRET)).post(CLIENTS + "/" + GAME + "/secret")
+                .then().statusCode(403).extract().asString();
+        assertThat(game).isEqualTo("{\"auth_success\":false,\"error_code\":\"insufficient_permissions\","
+                + "\"desc\":\"The token lacks any of the permissions auth:clients:admin\"}");
+        given().header("Authorization", "Bearer not.a.jwt").get(CLIENTS).then().statusCode(403)
+                .body("auth_success", equalTo(false));
+    }
+
+    private RequestSpecification admin() {
+        return given().auth().oauth2(adminToken);
+    }
+
+    private String create(String clientId, List<String> permissions) {
+        return admin().contentType(ContentType.JSON).body(Map.of("client_id", clientId, "permissions", permissions))
+                .post(CLIENTS).then().statusCode(201).extract().path("client_secret");
+    }
+}
