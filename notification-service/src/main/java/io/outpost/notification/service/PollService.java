@@ -8,6 +8,7 @@ import jakarta.enterprise.event.Observes;
 
 import io.outpost.model.api.NotificationPage;
 import io.outpost.notification.store.NotificationStore;
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -46,7 +47,15 @@ public class PollService {
         });
     }
 
-    /** Before the HTTP server stops: every held poll gets its answer (empty, with its cursor). */
+    /**
+     * First thing when stopping, before the HTTP server waits for open requests (quarkus.shutdown.timeout): every
+     * held poll gets its answer, an empty page with its cursor. Fired because {@code quarkus.shutdown.delay-enabled}.
+     */
+    void answerHeldPolls(@Observes ShutdownDelayInitiatedEvent event) {
+        registry.answerAll(SHUTDOWN_GRACE);
+    }
+
+    /** The same, should the delay phase be configured away. */
     void answerHeldPolls(@Observes @Priority(1) ShutdownEvent event) {
         registry.answerAll(SHUTDOWN_GRACE);
     }

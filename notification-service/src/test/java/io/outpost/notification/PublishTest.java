@@ -1,0 +1,124 @@
+package io.outpost.notification;
+
+import static io.outpost.notification.Fixture.TOKENS;
+import static io.outpost.notification.Fixture.ids;
+import static io.outpost.notification.Fixture.page;
+import static io.outpost.notification.Fixture.poll;
+import static io.outpost.notification.Fixture.reader;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.is;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.outpost.model.Permissions;
+import io.outpost.model.api.NotificationPage;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+
+/** DESIGN §4 publish endpoint: to Kafka and back through ingest, with its validation and permissions. */
+@QuarkusTest
+class PublishTest {
+
+    private static ValidatableResponse publish(UUID player, String token, String body) {
+        return given().header("Authorization", "Bearer " + token).contentType("application/json").body(body)
+                .when().post("/notification/v1/player/" + player + "/notification").then();
+    }
+
+    private static String writer(String permission, UUID player) {
+        return player == null ? TOKENS.token().permissions(permission).sign()
+                : TOKENS.token().permissions(permission).player(player).sign();
+    }
+
+    private static String entries(int count) {
+        StringBuilder body = new StringBuilder("{\"notifications\":[");
+        for (int i = 0; i < count; i++) {
+            body.append(i == 0 ? "" : ",").append("{\"message\":\"m").append(i).append("\"}");
+        }
+        return body.append("]}").toString();
+    }
+
+    @Test
+    void publishedNotificationsReachThePlayerInOrderWithTheAnsweredIds() throws Exception {
+        UUID player = UUID.randomUUID();
+        List<String> answered = publish(player, writer(Permissions.NOTIFICATION_PLAYER_WRITE, null),
+                "{\"notifications\":[{\"message\":\"first\",\"custom_data\":{\"k\":[1,2]}},"
+                        + "{\"message\":\"second\",\"notification_id\":\"mine\",\"svc_url\":\"/x\",\"etag\":\"v1\"}]}")
+                .statusCode(202).body("notification_ids", hasSize(2)).extract().jsonPath().getList("notification_ids");
+        assertThat(answered.get(1)).isEqualTo("mine");
+        NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
+                "offset_reset_strategy=earliest&deadline=0").get()), p -> p.notifications().size() == 2);
+        assertThat(ids(page)).isEqualTo(answered);
+        assertThat(page.notifications().get(0).customData()).containsEntry("k", List.of(1, 2));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = { 1, 100 })
+    void acceptsABatchAtItsLimits(int count) {
+        publish(UUID.randomUUID(), writer(Permissions.NOTIFICATION_PLAYER_ALL, null), entries(count))
+                .statusCode(202).body("notification_ids", hasSize(count));
+    }
+
+    @Test
+    void refusesAnEmptyOrOversizedBatch() {
+        String token = writer(Permissions.NOTIFICATION_PLAYER_WRITE, null);
+        publish(UUID.randomUUID(), token, entries(0)).statusCode(422).body(is("{\"detail\":[{\"loc\":[\"body\","
+                + "\"notifications\"],\"msg\":\"List should have at least 1 item\",\"type\":\"greater_than_equal\"}]}"));
+        publish(UUID.randomUUID(), token, entries(101)).statusCode(422).body(is("{\"detail\":[{\"loc\":[\"body\","
+                + "\"notifications\"],\"msg\":\"List should have at most 100 items\",\"type\":\"less_than_equal\"}]}"));
+        publish(UUID.randomUUID(), token, "{}").statusCode(422).body(is("{\"detail\":[{\"loc\":[\"body\","
+                + "\"notifications\"],\"msg\":\"Field required\",\"type\":\"missing\"}]}"));
+    }
+
+    @Test
+    void refusesEachFaultyEntryAtItsIndex() {
+        publish(UUID.randomUUID(), writer(Permissions.NOTIFICATION_PLAYER_WRITE, null),
+                "{\"notifications\":[{\"message\":\"fine\"},{\"svc_url\":\"\"},{\"message\":\"" + "x".repeat(4097) + "\"}]}")
+                .statusCode(422).body(is("{\"detail\":["
+                        + "{\"loc\":[\"body\",\"notifications\",1,\"message\"],\"msg\":\"Field required\",\"type\":\"missing\"},"
+                        + "{\"loc\":[\"body\",\"notifications\",1,\"svc_url\"],\"msg\":\"String should have at least 1 character\","
+                        + "\"type\":\"string_too_short\"},{\"loc\":[\"body\",\"notifications\",2,\"message\"],"
+                        + "\"msg\":\"String should have at most 4096 characters\",\"type\":\"string_too_long\"}]}"));
+    }
+
+    @Test
+    void refusesCustomDataThatIsNotAnObjectAndABadPath() {
+        String token = writer(Permissions.NOTIFICATION_PLAYER_WRITE, null);
+        publish(UUID.randomUUID(), token, "{\"notifications\":[{\"message\":\"m\",\"custom_data\":\"text\"}]}")
+                .statusCode(422).body("detail[0].loc", is(List.of("body", "notifications", 0, "custom_data")))
+                .body("detail[0].type", is("json_invalid"));
+        given().header("Authorization", "Bearer " + token).contentType("application/json").body(entries(1))
+                .when().post("/notification/v1/player/not-a-uuid/notification").then().statusCode(422)
+                .body(is("{\"detail\":[{\"loc\":[\"path\",\"player_uuid\"],\"msg\":\"Input should be a valid UUID\","
+                        + "\"type\":\"uuid_parsing\"}]}"));
+    }
+
+    @Test
+    void selfPermissionsPublishOnlyToTheTokensOwnPlayer() {
+        UUID me = UUID.randomUUID();
+        for (String self : List.of(Permissions.NOTIFICATION_PLAYER_SELF_WRITE, Permissions.NOTIFICATION_PLAYER_SELF_ALL)) {
+            publish(me, writer(self, me), entries(1)).statusCode(202);
+            publish(UUID.randomUUID(), writer(self, me), entries(1)).statusCode(403)
+                    .body("error_code", is("insufficient_permissions")).body("auth_success", is(false));
+            publish(me, writer(self, null), entries(1)).statusCode(403).body("error_code", is("insufficient_permissions"));
+        }
+    }
+
+    @Test
+    void readPermissionsCannotPublish() {
+        UUID me = UUID.randomUUID();
+        publish(me, writer(Permissions.NOTIFICATION_PLAYER_READ, me), entries(1)).statusCode(403)
+                .body("error_code", is("insufficient_permissions"));
+        given().contentType("application/json").body(entries(1)).when()
+                .post("/notification/v1/player/" + me + "/notification").then().statusCode(403)
+                .body("error_code", is("auth_malformed_access"));
+    }
+}

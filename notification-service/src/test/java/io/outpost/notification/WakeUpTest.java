@@ -1,0 +1,122 @@
+package io.outpost.notification;
+
+import static io.outpost.notification.Fixture.ids;
+import static io.outpost.notification.Fixture.page;
+import static io.outpost.notification.Fixture.poll;
+import static io.outpost.notification.Fixture.reader;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.lang.management.ManagementFactory;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.outpost.notification.service.PollRegistry;
+import io.outpost.notification.store.NotificationStore;
+import io.outpost.testsupport.BackingServices;
+import io.outpost.testsupport.PostgresConnection;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.PoolOptions;
+
+/** DESIGN §4 wake-ups: across replicas through PostgreSQL, after the listener lost its connection, and cheaply. */
+@QuarkusTest
+class WakeUpTest {
+
+    private static io.vertx.sqlclient.Pool otherPool;
+    /** Another replica's store: its own connections, its own NOTIFY. */
+    private static NotificationStore otherReplica;
+
+    @Inject
+    NotificationStore store;
+
+    @Inject
+    PollRegistry registry;
+
+    @BeforeAll
+    static void secondReplica() {
+        PostgresConnection pg = BackingServices.shared().postgres();
+        otherPool = PgBuilder.pool().with(new PoolOptions().setMaxSize(1)).connectingTo(new PgConnectOptions()
+                .setHost(pg.host()).setPort(pg.port()).setDatabase(pg.database()).setUser(pg.username())
+                .setPassword(pg.password()).addProperty("application_name", "test-other-replica")).build();
+        otherReplica = new NotificationStore(Pool.newInstance(otherPool), new ObjectMapper());
+    }
+
+    @AfterAll
+    static void closeSecondReplica() {
+        otherPool.close();
+    }
+
+    @Test
+    void pollWakesWhenAnotherReplicaStores() throws Exception {
+        UUID player = UUID.randomUUID();
+        CompletableFuture<HttpResponse<String>> held = poll(reader(player), "deadline=30");
+        LongPollTest.awaitHeld(player);
+        Fixture.store(otherReplica, player, "x", 2);
+        assertThat(ids(page(held.get()))).containsExactly("x-0", "x-1");
+    }
+
+    @Test
+    void pollWakesAfterTheListenerConnectionWasLost() throws Exception {
+        UUID player = UUID.randomUUID();
+        CompletableFuture<HttpResponse<String>> held = poll(reader(player), "deadline=30");
+        LongPollTest.awaitHeld(player);
+        int killed = sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'");
+        assertThat(killed).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(15)).until(() -> sql(
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND state = 'idle'") == 1);
+        Fixture.store(otherReplica, player, "y", 1);
+        assertThat(ids(page(held.get()))).containsExactly("y-0");
+    }
+
+    @Test
+    void heldPollsTakeNoThreadAndNoDatabaseConnection() throws Exception {
+        int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+        List<UUID> players = new ArrayList<>();
+        List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            UUID player = UUID.randomUUID();
+            players.add(player);
+            held.add(poll(reader(player), "deadline=60"));
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> registry.held() >= 300);
+        // the reactive pool (at most 20) and the one LISTEN connection, none of them busy: nothing per poll
+        assertThat(sql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'vertx-pg-client'"))
+                .isLessThanOrEqualTo(21);
+        assertThat(sql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'vertx-pg-client' "
+                + "AND state <> 'idle'")).isZero();
+        // the test's own HTTP client adds a thread or two; the server adds none per poll
+        assertThat(ManagementFactory.getThreadMXBean().getThreadCount() - threadsBefore).isLessThan(20);
+        otherReplica.insert(players.stream().map(p -> Fixture.note(p, "z", "wake")).toList()).await().indefinitely();
+        for (CompletableFuture<HttpResponse<String>> poll : held) {
+            assertThat(ids(page(poll.get()))).containsExactly("z");
+        }
+    }
+
+    private static int sql(String query) throws SQLException {
+        PostgresConnection pg = BackingServices.shared().postgres();
+        try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), pg.username(), pg.password());
+                ResultSet rows = c.createStatement().executeQuery(query)) {
+            rows.next();
+            return rows.getInt(1);
+        }
+    }
+}
