@@ -1,5 +1,6 @@
 package io.outpost.auth.service;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,6 +9,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
@@ -31,25 +35,61 @@ import io.smallrye.mutiny.Uni;
 public class BootstrapClients {
 
     private static final Logger LOG = Logger.getLogger(BootstrapClients.class);
+    private static final Duration RETRY = Duration.ofSeconds(5);
 
     private final AuthConfig config;
     private final ClientRepository repository;
     private final SecretHasher hasher;
     private final ClientValidation validation;
+    private final ClientDirectory directory;
 
     public BootstrapClients(AuthConfig config, ClientRepository repository, SecretHasher hasher,
-            ClientValidation validation) {
+            ClientValidation validation, ClientDirectory directory) {
+        this.directory = directory;
         this.config = config;
         this.repository = repository;
         this.hasher = hasher;
         this.validation = validation;
     }
 
-    void onStart(@Observes StartupEvent event) throws Throwable {
+    /**
+     * Applies the configuration; also called by tests, to show that a second start changes nothing. An invalid
+     * bootstrap client stops the start; an unreachable database does not (readiness reports it): the clients are
+     * then applied in the background once PostgreSQL answers.
+     */
+    public void onStart(@Observes StartupEvent event) {
         Map<String, AuthConfig.BootstrapClient> wanted = config.bootstrapClients();
+        wanted.forEach((id, client) -> validation.checkBootstrap(id, client.secret(),
+                client.permissions().orElse(List.of())));
         if (wanted.isEmpty()) {
             return;
         }
+        try {
+            apply(wanted);
+        } catch (Throwable e) {
+            LOG.warnf("bootstrap clients not applied yet (%s); retrying every %d s", e.toString(), RETRY.toSeconds());
+            retryLater(wanted);
+        }
+    }
+
+    private void retryLater(Map<String, AuthConfig.BootstrapClient> wanted) {
+        ScheduledExecutorService retry = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "outpost-bootstrap-clients");
+            thread.setDaemon(true);
+            return thread;
+        });
+        retry.scheduleWithFixedDelay(() -> {
+            try {
+                apply(wanted);
+                LOG.info("bootstrap clients applied");
+                retry.shutdown();
+            } catch (Throwable e) {
+                LOG.debugf("bootstrap clients still not applied: %s", e.toString());
+            }
+        }, RETRY.toSeconds(), RETRY.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    private void apply(Map<String, AuthConfig.BootstrapClient> wanted) throws Throwable {
         List<ClientEntity> rows = VertxContextSupport.subscribeAndAwait(
                 () -> Panache.withSession(() -> repository.list("clientId in ?1", List.copyOf(wanted.keySet()))));
         Map<String, ClientEntity> existing = new HashMap<>();
@@ -61,7 +101,6 @@ public class BootstrapClients {
             String id = entry.getKey();
             AuthConfig.BootstrapClient client = entry.getValue();
             String[] permissions = client.permissions().orElse(List.of()).toArray(String[]::new);
-            validation.checkBootstrap(id, client.secret(), List.of(permissions));
             UUID player = client.playerUuid().orElse(null);
             ClientEntity row = existing.get(id);
             if (row == null) {
@@ -88,6 +127,7 @@ public class BootstrapClients {
         VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Multi.createFrom()
                 .iterable(List.copyOf(existing.values())).onItem().transformToUniAndConcatenate(this::save)
                 .collect().last()));
+        existing.keySet().forEach(directory::invalidate);
         changes.forEach(Runnable::run);
     }
 
