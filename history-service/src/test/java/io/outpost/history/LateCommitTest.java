@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
+import io.outpost.history.store.HistoryReader;
 import io.outpost.history.store.ListingQuery;
 import io.outpost.history.store.StoredTransaction;
 import io.outpost.history.store.TransactionStore;
@@ -36,6 +37,9 @@ class LateCommitTest {
     TransactionStore store;
 
     @Inject
+    HistoryReader reader;
+
+    @Inject
     Pool pool;
 
     private static ConfigTransactionEvent event(UUID sandbox, String id) {
@@ -45,8 +49,8 @@ class LateCommitTest {
     }
 
     private List<StoredTransaction> read(UUID sandbox, boolean ascending, Long after) {
-        return store.page(new ListingQuery(sandbox, "role", List.of(), List.of(), null, ascending, after, 100))
-                .await().atMost(Duration.ofSeconds(10));
+        return reader.list(new ListingQuery(sandbox, "role", List.of(), List.of(), null, ascending, after, 100))
+                .await().atMost(Duration.ofSeconds(10)).rows();
     }
 
     private static List<String> names(List<StoredTransaction> rows) {

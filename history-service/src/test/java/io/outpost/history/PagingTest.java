@@ -117,6 +117,14 @@ class PagingTest {
         assertThat(newestFirst).containsExactlyElementsOf(reversed(ids(events).subList(0, newestFirst.size())));
         HistoryFixture.awaitTotal(sandbox, ROLE, 1_500);
         assertThat(walk(sandbox, ROLE, Map.of("sort_order", "asc"), 333)).containsExactlyElementsOf(ids(events));
+        // 1,500 distinct names match: the page walks by id; 611 match ("live 1", "live 1x", …): by name
+        assertThat(walk(sandbox, ROLE, Map.of("name", "LIVE", "sort_order", "asc"), 400)).containsExactlyElementsOf(ids(events));
+        List<String> ones = events.stream().filter(e -> e.get("version").get("name").asText().startsWith("live 1"))
+                .map(e -> e.get("transaction_id").asText()).toList();
+        assertThat(ones).hasSize(611);
+        assertThat(walk(sandbox, ROLE, Map.of("name", "ve 1", "sort_order", "asc"), 100)).containsExactlyElementsOf(ones);
+        assertThat(page(sandbox, ROLE, Map.of("name", "ve 1")).getLong("page_meta.total")).isEqualTo(611);
+        assertThat(page(sandbox, ROLE, Map.of("name", "live")).getLong("page_meta.total")).isEqualTo(1_500);
     }
 
     @Test

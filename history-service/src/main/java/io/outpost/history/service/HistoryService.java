@@ -6,7 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.outpost.history.store.ListingQuery;
 import io.outpost.history.store.StoredTransaction;
-import io.outpost.history.store.TransactionStore;
+import io.outpost.history.store.HistoryReader;
 import io.outpost.model.Limits;
 import io.outpost.model.api.HistoryPage;
 import io.outpost.model.api.PageMeta;
@@ -23,11 +23,11 @@ public class HistoryService {
             "Input should be '0' or a cursor returned by this listing with the same sandbox, filters and sort_order",
             ErrorType.LITERAL_ERROR.code());
 
-    private final TransactionStore store;
+    private final HistoryReader reader;
     private final CursorCodec cursors;
 
-    public HistoryService(TransactionStore store, CursorCodec cursors) {
-        this.store = store;
+    public HistoryService(HistoryReader reader, CursorCodec cursors) {
+        this.reader = reader;
         this.cursors = cursors;
     }
 
@@ -44,8 +44,7 @@ public class HistoryService {
             // one row more than asked tells whether another page exists
             ListingQuery query = new ListingQuery(request.sandboxId(), request.resourceType(), request.resourceIds(),
                     request.legacyIds(), request.nameContains(), request.ascending(), after, request.pageSize() + 1);
-            return Uni.combine().all().unis(store.page(query), store.total(query))
-                    .with((rows, total) -> page(rows, total, request, listing));
+            return reader.list(query).map(found -> page(found.rows(), found.total(), request, listing));
         });
     }
 

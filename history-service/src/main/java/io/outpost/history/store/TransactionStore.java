@@ -1,6 +1,5 @@
 package io.outpost.history.store;
 
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -10,19 +9,16 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.POJONode;
 
-import io.outpost.model.api.HistoryTransaction;
 import io.outpost.model.event.ConfigTransactionEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * The append-only store of config transactions ({@code history.config_transaction}) and its listings.
- * Hot paths, so plain SQL through the reactive client rather than entities.
+ * Appends to the store of config transactions ({@code history.config_transaction}), with the totals kept
+ * beside it. A hot path, so plain SQL through the reactive client rather than entities.
  */
 @ApplicationScoped
 public class TransactionStore {
@@ -52,7 +48,12 @@ public class TransactionStore {
                        account_id, issued_at::timestamptz, operation, version_id, version_name, version::jsonb
                 FROM fresh ORDER BY ord
                 ON CONFLICT (transaction_id) DO NOTHING
-                RETURNING sandbox_id, resource_type
+                RETURNING sandbox_id, resource_type, name_lower
+            ), names AS (
+                INSERT INTO history.name_total AS n (sandbox_id, resource_type, name_lower, total)
+                SELECT sandbox_id, resource_type, name_lower, count(*) FROM inserted WHERE name_lower IS NOT NULL
+                GROUP BY sandbox_id, resource_type, name_lower
+                ON CONFLICT (sandbox_id, resource_type, name_lower) DO UPDATE SET total = n.total + excluded.total
             ), tallies AS (
                 INSERT INTO history.listing_total AS t (sandbox_id, resource_type, total)
                 SELECT sandbox_id, resource_type, count(*) FROM inserted GROUP BY sandbox_id, resource_type
@@ -60,9 +61,6 @@ public class TransactionStore {
             )
             SELECT count(*) AS appended FROM inserted
             """;
-
-    private static final String COLUMNS = "id, account_id, transaction_id, issued_at, operation, version_id, "
-            + "version_name, version::text AS version";
 
     private final Pool pool;
     private final ObjectMapper mapper;
@@ -112,75 +110,6 @@ public class TransactionStore {
         return connection.preparedQuery(LOCK_SANDBOXES).execute(lock)
                 .chain(() -> connection.preparedQuery(APPEND).execute(rows))
                 .map(result -> result.iterator().next().getLong("appended").intValue());
-    }
-
-    /** One page in the requested order, starting after {@link ListingQuery#after()}. */
-    public Uni<List<StoredTransaction>> page(ListingQuery query) {
-        List<Object> params = new ArrayList<>();
-        StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM history.config_transaction WHERE ");
-        where(sql, params, query);
-        if (query.after() != null) {
-            params.add(query.after());
-            sql.append(query.ascending() ? " AND id > $" : " AND id < $").append(params.size());
-        }
-        params.add(query.limit());
-        sql.append(" ORDER BY id ").append(query.ascending() ? "ASC" : "DESC").append(" LIMIT $").append(params.size());
-        return pool.preparedQuery(sql.toString()).execute(Tuple.from(params)).map(result -> {
-            List<StoredTransaction> page = new ArrayList<>(result.size());
-            for (Row row : result) {
-                page.add(transaction(row));
-            }
-            return page;
-        });
-    }
-
-    /** How many transactions match the query's sandbox, type and filters (its position is ignored). */
-    public Uni<Long> total(ListingQuery query) {
-        List<Object> params = new ArrayList<>();
-        StringBuilder sql;
-        if (query.filtered()) {
-            sql = new StringBuilder("SELECT count(*) AS total FROM history.config_transaction WHERE ");
-            where(sql, params, query);
-        } else {
-            // kept by append(): counting a sandbox of millions would cost tens of milliseconds per page
-            sql = new StringBuilder("SELECT total FROM history.listing_total WHERE sandbox_id = $1 AND resource_type = $2");
-            params.add(query.sandboxId());
-            params.add(query.resourceType());
-        }
-        return pool.preparedQuery(sql.toString()).execute(Tuple.from(params))
-                .map(result -> result.size() == 0 ? 0L : result.iterator().next().getLong("total"));
-    }
-
-    private static void where(StringBuilder sql, List<Object> params, ListingQuery query) {
-        params.add(query.sandboxId());
-        params.add(query.resourceType());
-        sql.append("sandbox_id = $1 AND resource_type = $2");
-        if (!query.resourceIds().isEmpty()) {
-            params.add(query.resourceIds().toArray(UUID[]::new));
-            sql.append(" AND resource_id = ANY($").append(params.size()).append(')');
-        }
-        if (!query.legacyIds().isEmpty()) {
-            params.add(query.legacyIds().toArray(Long[]::new));
-            sql.append(" AND legacy_id = ANY($").append(params.size()).append(')');
-        }
-        if (query.nameContains() != null) {
-            params.add(likeLiteral(query.nameContains()));
-            sql.append(" AND name_lower LIKE '%' || lower($").append(params.size()).append(") || '%'");
-        }
-    }
-
-    /** The text matched literally by LIKE: its wildcards and the escape character are escaped. */
-    static String likeLiteral(String text) {
-        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
-    }
-
-    private StoredTransaction transaction(Row row) {
-        // the snapshot is streamed into the response as stored: no tree per version
-        HistoryTransaction transaction = new HistoryTransaction(row.getString("account_id"),
-                row.getString("transaction_id"), row.getOffsetDateTime("issued_at").toInstant(),
-                row.getString("operation"), row.getString("version_id"), row.getString("version_name"),
-                new POJONode(new StoredJson(row.getString("version"))));
-        return new StoredTransaction(row.getLong("id"), transaction);
     }
 
     private String json(ConfigTransactionEvent event) {

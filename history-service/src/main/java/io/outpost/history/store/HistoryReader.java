@@ -1,0 +1,157 @@
+package io.outpost.history.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.databind.node.POJONode;
+
+import io.outpost.model.api.HistoryTransaction;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Reads listings: one keyset range of {@code (sandbox_id, resource_type, …, id)} per page, and a total that
+ * never counts a sandbox row by row unless an id filter has already narrowed it.
+ */
+@ApplicationScoped
+public class HistoryReader {
+
+    /** Names listed one by one at most; more, or more transactions than below, and the page walks by id instead. */
+    static final int NAMES_BY_VALUE = 1000;
+    static final long MATCHES_BY_VALUE = 20_000;
+
+    private static final String COLUMNS = "id, account_id, transaction_id, issued_at, operation, version_id, "
+            + "version_name, version::text AS version";
+
+    private static final String NAMES = """
+            SELECT name_lower, count(*) OVER () AS names, sum(total) OVER () AS matches
+            FROM history.name_total
+            WHERE sandbox_id = $1 AND resource_type = $2 AND name_lower LIKE '%' || lower($3) || '%'
+            LIMIT $4
+            """;
+
+    /** The names of a sandbox and type matching the name filter, and how many transactions carry one. */
+    record NameMatch(List<String> names, long nameCount, long matches) {
+        boolean byValue() {
+            return nameCount <= NAMES_BY_VALUE && matches <= MATCHES_BY_VALUE;
+        }
+    }
+
+    /** A page with the number of all matching transactions. */
+    public record Listing(List<StoredTransaction> rows, long total) {
+    }
+
+    private final Pool pool;
+
+    public HistoryReader(Pool pool) {
+        this.pool = pool;
+    }
+
+    public Uni<Listing> list(ListingQuery query) {
+        if (query.nameContains() == null) {
+            return Uni.combine().all().unis(page(query, null), total(query, null)).with(Listing::new);
+        }
+        return names(query).chain(match -> {
+            if (match.matches() == 0) {
+                return Uni.createFrom().item(new Listing(List.of(), 0));
+            }
+            Uni<Long> total = query.resourceIds().isEmpty() && query.legacyIds().isEmpty()
+                    ? Uni.createFrom().item(match.matches())
+                    : total(query, match);
+            return Uni.combine().all().unis(page(query, match), total).with(Listing::new);
+        });
+    }
+
+    private Uni<NameMatch> names(ListingQuery query) {
+        Tuple params = Tuple.of(query.sandboxId(), query.resourceType(), likeLiteral(query.nameContains()),
+                NAMES_BY_VALUE + 1);
+        return pool.preparedQuery(NAMES).execute(params).map(result -> {
+            List<String> names = new ArrayList<>(result.size());
+            long nameCount = 0;
+            long matches = 0;
+            for (Row row : result) {
+                names.add(row.getString("name_lower"));
+                nameCount = row.getLong("names");
+                matches = row.getLong("matches");
+            }
+            return new NameMatch(names, nameCount, matches);
+        });
+    }
+
+    private Uni<List<StoredTransaction>> page(ListingQuery query, NameMatch names) {
+        List<Object> params = new ArrayList<>();
+        StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM history.config_transaction WHERE ");
+        where(sql, params, query, names);
+        if (query.after() != null) {
+            params.add(query.after());
+            sql.append(query.ascending() ? " AND id > $" : " AND id < $").append(params.size());
+        }
+        params.add(query.limit());
+        sql.append(" ORDER BY id ").append(query.ascending() ? "ASC" : "DESC").append(" LIMIT $").append(params.size());
+        return pool.preparedQuery(sql.toString()).execute(Tuple.from(params)).map(result -> {
+            List<StoredTransaction> page = new ArrayList<>(result.size());
+            for (Row row : result) {
+                page.add(transaction(row));
+            }
+            return page;
+        });
+    }
+
+    private Uni<Long> total(ListingQuery query, NameMatch names) {
+        List<Object> params = new ArrayList<>();
+        StringBuilder sql;
+        if (query.filtered()) {
+            // an id filter narrows to a few roles' versions first; a name alone was answered by the dictionary
+            sql = new StringBuilder("SELECT count(*) AS total FROM history.config_transaction WHERE ");
+            where(sql, params, query, names);
+        } else {
+            sql = new StringBuilder("SELECT total FROM history.listing_total WHERE sandbox_id = $1 AND resource_type = $2");
+            params.add(query.sandboxId());
+            params.add(query.resourceType());
+        }
+        return pool.preparedQuery(sql.toString()).execute(Tuple.from(params))
+                .map(result -> result.size() == 0 ? 0L : result.iterator().next().getLong("total"));
+    }
+
+    private static void where(StringBuilder sql, List<Object> params, ListingQuery query, NameMatch names) {
+        params.add(query.sandboxId());
+        params.add(query.resourceType());
+        sql.append("sandbox_id = $1 AND resource_type = $2");
+        if (!query.resourceIds().isEmpty()) {
+            params.add(query.resourceIds().toArray(UUID[]::new));
+            sql.append(" AND resource_id = ANY($").append(params.size()).append(')');
+        }
+        if (!query.legacyIds().isEmpty()) {
+            params.add(query.legacyIds().toArray(Long[]::new));
+            sql.append(" AND legacy_id = ANY($").append(params.size()).append(')');
+        }
+        if (names != null && names.byValue()) {
+            // few, sparse matches: one index range per name
+            params.add(names.names().toArray(String[]::new));
+            sql.append(" AND name_lower = ANY($").append(params.size()).append(')');
+        } else if (query.nameContains() != null) {
+            // many or dense matches: walking the sandbox in id order meets the page's rows soon
+            params.add(likeLiteral(query.nameContains()));
+            sql.append(" AND name_lower LIKE '%' || lower($").append(params.size()).append(") || '%'");
+        }
+    }
+
+    /** The text matched literally by LIKE: its wildcards and the escape character are escaped. */
+    static String likeLiteral(String text) {
+        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+
+    private static StoredTransaction transaction(Row row) {
+        // the snapshot is streamed into the response as stored: no tree per version
+        HistoryTransaction transaction = new HistoryTransaction(row.getString("account_id"),
+                row.getString("transaction_id"), row.getOffsetDateTime("issued_at").toInstant(),
+                row.getString("operation"), row.getString("version_id"), row.getString("version_name"),
+                new POJONode(new StoredJson(row.getString("version"))));
+        return new StoredTransaction(row.getLong("id"), transaction);
+    }
+}

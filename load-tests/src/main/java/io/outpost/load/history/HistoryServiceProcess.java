@@ -1,0 +1,90 @@
+package io.outpost.load.history;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import io.outpost.testsupport.BackingServices;
+import io.outpost.testsupport.PostgresConnection;
+
+/** history-service as built ({@code target/quarkus-app}), run in its own JVM on 127.0.0.1, stopped on close. */
+final class HistoryServiceProcess implements AutoCloseable {
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private HistoryServiceProcess(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    static HistoryServiceProcess start(Path root, BackingServices backing, String jwksUrl, int port, Path log,
+            Map<String, String> extraEnv) throws IOException, InterruptedException {
+        Path app = root.resolve("history-service/target/quarkus-app/quarkus-run.jar");
+        if (!Files.exists(app)) {
+            throw new IOException(app + " is missing: ./mvnw -o -pl history-service package -DskipTests first");
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-jar", app.toString())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        PostgresConnection pg = backing.postgres();
+        Map<String, String> env = builder.environment();
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
+        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", pg.reactiveUrl());
+        env.put("QUARKUS_DATASOURCE_USERNAME", pg.username());
+        env.put("QUARKUS_DATASOURCE_PASSWORD", pg.password());
+        env.put("KAFKA_BOOTSTRAP_SERVERS", backing.kafkaBootstrapServers());
+        env.put("OUTPOST_SECURITY_JWKS_URL", jwksUrl);
+        env.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
+        env.putAll(extraEnv);
+        HistoryServiceProcess service = new HistoryServiceProcess(builder.start(), port, log);
+        service.awaitReady();
+        return service;
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    private void awaitReady() throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest ready = HttpRequest.newBuilder(URI.create(url() + "/q/health/ready")).timeout(Duration.ofSeconds(10)).build();
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IOException("history-service exited with " + process.exitValue() + "; see " + log);
+            }
+            try {
+                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IOException("history-service not ready after 3 minutes; see " + log);
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+}
