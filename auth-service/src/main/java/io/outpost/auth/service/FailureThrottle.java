@@ -73,7 +73,7 @@ public class FailureThrottle {
         }
         windows.compute(key, (k, w) -> w == null || now - w.endNanos() >= 0
                 ? new Window(now + windowNanos, new AtomicInteger(1))
-                : incremented(w)).failures();
+                : incremented(w));
     }
 
     private static Window incremented(Window window) {

@@ -30,18 +30,20 @@ final class LoadRun {
 
         @Override
         public String toString() {
-            return String.format("%,.0f grants/s, p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, non-200 %d",
-                    grantsPerSecond, p50 / 1000.0, p99 / 1000.0, p999 / 1000.0, notOk);
+            return String.format("%,.0f grants/s, p50 %.2f ms, p99 %.2f ms, p99.9 %s, non-200 %d",
+                    grantsPerSecond, p50 / 1000.0, p99 / 1000.0,
+                    p999 < 0 ? "–" : String.format("%.2f ms", p999 / 1000.0), notOk);
         }
 
         /** The Markdown row of the median run (by throughput), with the range of all runs. */
         static String medianRow(int concurrency, List<Result> runs) {
             List<Result> sorted = runs.stream().sorted(Comparator.comparingDouble(Result::grantsPerSecond)).toList();
             Result median = sorted.get(sorted.size() / 2);
-            return String.format("| %d | %,.0f (%,.0f–%,.0f) | %.2f ms | %.2f ms | %.2f ms | %d |", concurrency,
+            return String.format("| %d | %,.0f (%,.0f–%,.0f) | %.2f ms | %.2f ms | %s | %d |", concurrency,
                     median.grantsPerSecond(), sorted.get(0).grantsPerSecond(),
                     sorted.get(sorted.size() - 1).grantsPerSecond(), median.p50() / 1000.0, median.p99() / 1000.0,
-                    median.p999() / 1000.0, runs.stream().mapToLong(Result::notOk).sum());
+                    median.p999() < 0 ? "–" : String.format("%.2f ms", median.p999() / 1000.0),
+                    runs.stream().mapToLong(Result::notOk).sum());
         }
     }
 

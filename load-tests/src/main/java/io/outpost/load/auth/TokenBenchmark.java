@@ -28,7 +28,11 @@ import io.outpost.testsupport.PostgresServer;
  * <pre>
  * java -cp "$(cat load-tests/target/runtime.classpath):load-tests/target/classes" io.outpost.load.auth.TokenBenchmark \
  *     [--jar auth-service/target/quarkus-app/quarkus-run.jar] [--server-cpus 0] [--client-cpus 1] \
- *     [--concurrency 1,16,64] [--warmup-seconds 10] [--seconds 20] [--runs 3]
+ *     [--concurrency 1,16,64] [--warmup-seconds 10] [--seconds 20] [--runs 3] [--generator vertx|wrk]
+ * </pre>
+ * CPU lists are taskset's ({@code 0}, {@code 1}, {@code 0-1}) or {@code none} for no pinning. With
+ * {@code --generator wrk}, Debian's wrk drives the load (one thread) instead of this JVM.
+ * <pre>
  * </pre>
  */
 public final class TokenBenchmark {
@@ -44,9 +48,11 @@ public final class TokenBenchmark {
         if (!Files.exists(options.jar())) {
             throw new IOException(options.jar() + " is missing: ./mvnw -pl auth-service package -DskipTests");
         }
-        if (options.clientCpus() != null) {
+        if (options.clientCpus() != null && !options.wrk()) {
             pinThisProcess(options.clientCpus());
         }
+        System.out.println("[bench] load generator: " + (options.wrk() ? "wrk -t1" : "Vert.x, 1 event loop")
+                + ", server CPUs " + options.serverCpus() + ", generator CPUs " + options.clientCpus());
         Path work = Files.createTempDirectory("outpost-token-bench-");
         System.out.println("[bench] starting PostgreSQL");
         try (PostgresServer postgres = PostgresServer.start(null, 0)) {
@@ -59,13 +65,17 @@ public final class TokenBenchmark {
                 for (int concurrency : options.concurrency()) {
                     List<LoadRun.Result> results = new ArrayList<>();
                     for (int run = 0; run < options.runs(); run++) {
-                        LoadRun.Result result = LoadRun.run("127.0.0.1", port, basic(), concurrency,
-                                Duration.ofSeconds(options.warmupSeconds()), Duration.ofSeconds(options.seconds()));
+                        Duration warmup = Duration.ofSeconds(options.warmupSeconds());
+                        Duration measure = Duration.ofSeconds(options.seconds());
+                        LoadRun.Result result = options.wrk()
+                                ? WrkRun.run(port, basic(), concurrency, options.clientCpus(), warmup, measure, work)
+                                : LoadRun.run("127.0.0.1", port, basic(), concurrency, warmup, measure);
                         System.out.println("[bench] " + concurrency + " clients, run " + (run + 1) + ": " + result);
                         results.add(result);
                     }
                     rows.add(LoadRun.Result.medianRow(concurrency, results));
                 }
+                printKdfRuns(port);
                 System.out.println();
                 System.out.println("| concurrent clients | grants/s (median, range) | p50 | p99 | p99.9 | non-200 |");
                 System.out.println("|---|---|---|---|---|---|");
@@ -138,6 +148,14 @@ public final class TokenBenchmark {
                 .forEach(line -> System.out.println("[bench] server: " + line.replaceAll(".*\\) ", "")));
     }
 
+    /** The slow-KDF counter: it must stay near the bootstrap's few runs, or the hot path is not hot. */
+    private static void printKdfRuns(int port) throws Exception {
+        HttpRequest metrics = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/metrics")).build();
+        HttpClient.newHttpClient().send(metrics, HttpResponse.BodyHandlers.ofLines()).body()
+                .filter(line -> line.startsWith("outpost_auth_secret_kdf_total"))
+                .forEach(line -> System.out.println("[bench] server: " + line));
+    }
+
     /** Pins every thread of this JVM (the load generator) to {@code cpus}. */
     private static void pinThisProcess(String cpus) throws IOException, InterruptedException {
         long pid = ProcessHandle.current().pid();
@@ -158,7 +176,7 @@ public final class TokenBenchmark {
 
     /** Command-line options. */
     record Options(Path jar, String serverCpus, String clientCpus, List<Integer> concurrency, int warmupSeconds,
-            int seconds, int runs) {
+            int seconds, int runs, boolean wrk) {
 
         static Options parse(String[] args) {
             Path jar = Path.of("auth-service/target/quarkus-app/quarkus-run.jar");
@@ -168,6 +186,7 @@ public final class TokenBenchmark {
             int warmup = 10;
             int seconds = 20;
             int runs = 3;
+            boolean wrk = false;
             for (int i = 0; i + 1 < args.length; i += 2) {
                 String value = args[i + 1];
                 switch (args[i]) {
@@ -179,10 +198,11 @@ public final class TokenBenchmark {
                     case "--warmup-seconds" -> warmup = Math.min(120, Integer.parseInt(value));
                     case "--seconds" -> seconds = Math.min(300, Integer.parseInt(value));
                     case "--runs" -> runs = Math.min(10, Integer.parseInt(value));
+                    case "--generator" -> wrk = value.equals("wrk");
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(jar, serverCpus, clientCpus, concurrency, warmup, seconds, runs);
+            return new Options(jar, serverCpus, clientCpus, concurrency, warmup, seconds, runs, wrk);
         }
     }
 
