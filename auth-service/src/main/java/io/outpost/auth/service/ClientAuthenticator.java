@@ -1,6 +1,8 @@
 package io.outpost.auth.service;
 
+import java.util.Base64;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -90,20 +92,32 @@ public class ClientAuthenticator {
             String address) {
         ClientSnapshot client = entry.client();
         Context context = Vertx.currentContext();
-        return Uni.createFrom().<Boolean>emitter(emitter -> {
+        // a burst of requests with one secret (a cold start under load) costs one KDF run, not one per request
+        String key = Base64.getEncoder().encodeToString(fingerprint);
+        CompletableFuture<Boolean> mine = new CompletableFuture<>();
+        CompletableFuture<Boolean> running = entry.checks().putIfAbsent(key, mine);
+        if (running == null) {
             try {
                 slowChecks.execute(() -> {
-                    boolean valid = hasher.verify(credentials.secret(), client == null ? null : client.secretHash());
-                    if (context != null) {
-                        context.runOnContext(ignored -> emitter.complete(valid));
-                    } else {
-                        emitter.complete(valid);
+                    try {
+                        mine.complete(hasher.verify(credentials.secret(), client == null ? null : client.secretHash()));
+                    } catch (RuntimeException e) {
+                        mine.completeExceptionally(e);
+                    } finally {
+                        entry.checks().remove(key, mine);
                     }
                 });
             } catch (RejectedExecutionException overloaded) {
-                emitter.complete(null);
+                entry.checks().remove(key, mine);
+                mine.complete(null);
             }
-        }).map(valid -> {
+        }
+        CompletableFuture<Boolean> check = running != null ? running : mine;
+        Uni<Boolean> result = Uni.createFrom().completionStage(check);
+        if (context != null) {
+            result = result.emitOn(task -> context.runOnContext(ignored -> task.run()));
+        }
+        return result.map(valid -> {
             if (valid == null) {
                 return new Throttled(1);
             }

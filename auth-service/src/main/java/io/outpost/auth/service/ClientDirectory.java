@@ -1,6 +1,7 @@
 package io.outpost.auth.service;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -32,6 +33,8 @@ public class ClientDirectory {
         private final ClientSnapshot client;
         private final long readAtNanos;
         private final AtomicBoolean refreshing = new AtomicBoolean();
+        /** Slow checks under way, by fingerprint: concurrent requests with the same secret share one. */
+        private final Map<String, CompletableFuture<Boolean>> checks = new ConcurrentHashMap<>();
         private volatile byte[] provenFingerprint;
 
         Entry(ClientSnapshot client, long readAtNanos) {
@@ -47,6 +50,11 @@ public class ClientDirectory {
         /** True when {@code fingerprint} is that of the secret already proven by a slow check, for an enabled client. */
         public boolean proven(byte[] fingerprint) {
             return client != null && client.enabled() && SecretHasher.same(provenFingerprint, fingerprint);
+        }
+
+        /** The slow checks under way for this client. */
+        Map<String, CompletableFuture<Boolean>> checks() {
+            return checks;
         }
 
         /** Remembers a secret the slow check accepted. */
@@ -92,6 +100,7 @@ public class ClientDirectory {
 
     private Uni<Entry> read(String clientId, Entry previous) {
         long startedIn = generation.get();
+        long startedAt = System.nanoTime();
         return Panache.withSession(() -> repository.findById(clientId)).map(row -> {
             Entry fresh = new Entry(row == null ? null : ClientSnapshot.of(row), System.nanoTime());
             if (previous != null && previous.client != null && fresh.client != null
@@ -99,10 +108,13 @@ public class ClientDirectory {
                 fresh.provenFingerprint = previous.provenFingerprint;
             }
             // a change made while this read was under way may not be in it: do not cache what it read
-            if (generation.get() == startedIn && (fresh.client != null || entries.size() < MAX_UNKNOWN)) {
-                entries.put(clientId, fresh);
+            if (generation.get() != startedIn || fresh.client == null && entries.size() >= MAX_UNKNOWN) {
+                return fresh;
             }
-            return fresh;
+            // concurrent first requests read concurrently: all of them share the entry installed first, so that
+            // they share its slow check and its proof
+            return entries.compute(clientId, (id, current) -> current != null && current != previous
+                    && current.readAtNanos - startedAt >= 0 ? current : fresh);
         }).onFailure().invoke(() -> {
             if (previous != null) {
                 previous.refreshing.set(false);

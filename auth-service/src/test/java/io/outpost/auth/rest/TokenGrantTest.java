@@ -17,13 +17,21 @@ import static org.hamcrest.Matchers.hasKey;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 import org.junit.jupiter.api.Test;
+
+import jakarta.inject.Inject;
+
+import io.outpost.auth.service.SecretHasher;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -36,6 +44,9 @@ class TokenGrantTest {
 
     @TestHTTPResource("/")
     URL base;
+
+    @Inject
+    SecretHasher hasher;
 
     @Test
     void grantsABearerTokenForAJsonBody() {
@@ -87,6 +98,24 @@ class TokenGrantTest {
     }
 
     @Test
+    void aBurstOfFirstRequestsOfOneClientSharesOneSlowCheck() throws Exception {
+        long before = hasher.kdfRuns();
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest request = HttpRequest.newBuilder(base.toURI().resolve(TOKEN_PATH))
+                .header("Authorization", basic("test-burst", "test-burst-secret")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"grant_type\":\"client_credentials\"}")).build();
+        List<CompletableFuture<HttpResponse<String>>> burst = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            burst.add(http.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
+        }
+        for (CompletableFuture<HttpResponse<String>> response : burst) {
+            assertThat(response.get(60, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        // one KDF run serves them all (two when the last ones arrive exactly as the first is proven)
+        assertThat(hasher.kdfRuns() - before).isBetween(1L, 2L);
+    }
+
+    @Test
     void tokenCarriesTheRfc9068ClaimsOfTheClient() {
         Response response = tokenRequest(GAME, GAME_SECRET).post(TOKEN_PATH);
         String[] parts = response.path("access_token").toString().split("\\.");
@@ -96,7 +125,7 @@ class TokenGrantTest {
         assertThat(claims).containsEntry("iss", "http://localhost:8080").containsEntry("aud", "outpost")
                 .containsEntry("sub", GAME).containsEntry("client_id", GAME)
                 .containsEntry("player_uuid", io.outpost.auth.TestClients.GAME_PLAYER)
-                .containsEntry("permissions", java.util.List.of("notification:player:*", "sandbox:config:view"))
+                .containsEntry("permissions", List.of("notification:player:*", "sandbox:config:view"))
                 .containsKeys("exp", "iat", "jti");
         assertThat(((Number) claims.get("exp")).longValue() - ((Number) claims.get("iat")).longValue()).isEqualTo(3600);
     }
