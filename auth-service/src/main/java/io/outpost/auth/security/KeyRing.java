@@ -25,7 +25,6 @@ import java.util.stream.Stream;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
-import org.jose4j.jca.ProviderContext;
 import org.jose4j.jwk.JsonWebKey;
 import org.jose4j.jwk.PublicJsonWebKey;
 import org.jose4j.lang.JoseException;
@@ -46,13 +45,13 @@ public class KeyRing {
 
     private final Map<String, SigningKey> keys;
     private final SigningKey active;
-    private final ProviderContext providerContext = new ProviderContext();
+    private final Optional<Provider> provider;
     private final String jwks;
     private final Map<String, String> jwkByKid;
 
     public KeyRing(AuthConfig config) {
         Optional<Provider> provider = config.keys().nativeProvider() ? NativeCrypto.load() : Optional.empty();
-        provider.ifPresent(p -> providerContext.getSuppliedKeyProviderContext().setSignatureProvider(p.getName()));
+        this.provider = provider;
         List<SigningKey> loaded = new ArrayList<>();
         for (Map.Entry<String, String> source : configuredSources(config.keys()).entrySet()) {
             loaded.add(build(source.getKey(), source.getValue(), provider));
@@ -92,9 +91,9 @@ public class KeyRing {
         return active;
     }
 
-    /** Tells jose4j which provider signs. */
-    ProviderContext providerContext() {
-        return providerContext;
+    /** The provider that signs (Conscrypt), or empty for the JDK's default. */
+    Optional<Provider> signatureProvider() {
+        return provider;
     }
 
     /** The public key published under {@code kid}, if any. */
