@@ -37,16 +37,13 @@ public class TransactionStore {
                                      $7::text[], $8::text[], $9::text[], $10::text[], $11::text[]) WITH ORDINALITY
                     AS i(transaction_id, sandbox_id, resource_type, resource_id, legacy_id, account_id, issued_at,
                          operation, version_id, version_name, version, ord)
-            ), fresh AS (
-                SELECT DISTINCT ON (i.transaction_id) i.* FROM input i
-                WHERE NOT EXISTS (SELECT 1 FROM history.config_transaction c WHERE c.transaction_id = i.transaction_id)
-                ORDER BY i.transaction_id, i.ord
             ), inserted AS (
                 INSERT INTO history.config_transaction (sandbox_id, resource_type, resource_id, legacy_id,
                         transaction_id, account_id, issued_at, operation, version_id, version_name, version)
                 SELECT sandbox_id::uuid, resource_type, resource_id::uuid, legacy_id::bigint, transaction_id,
                        account_id, issued_at::timestamptz, operation, version_id, version_name, version::jsonb
-                FROM fresh ORDER BY ord
+                FROM input ORDER BY ord
+                -- a transaction stored before, or earlier in this batch, is skipped (its id is left unused)
                 ON CONFLICT (transaction_id) DO NOTHING
                 RETURNING sandbox_id, resource_type, name_lower
             ), names AS (
