@@ -82,25 +82,25 @@ class TokenAuthFailureTest {
     void unknownClientAndWrongSecretTakeTheSameTime() {
         List<Long> unknown = new ArrayList<>();
         List<Long> wrong = new ArrayList<>();
-        for (int i = 0; i < 7; i++) { // interleaved, so that machine noise hits both alike; below the throttle
-            unknown.add(timed(tokenRequest("unknown-timing-" + i, "guess-" + i)));
-            wrong.add(timed(tokenRequest("test-timing", "guess-" + i)));
+        for (int i = 0; i < 8; i++) { // interleaved, alternating which goes first; below the throttle
+            if (i % 2 == 0) {
+                unknown.add(timed(tokenRequest("unknown-timing-" + i, "guess-" + i)));
+                wrong.add(timed(tokenRequest("test-timing", "guess-" + i)));
+            } else {
+                wrong.add(timed(tokenRequest("test-timing", "guess-" + i)));
+                unknown.add(timed(tokenRequest("unknown-timing-" + i, "guess-" + i)));
+            }
         }
-        double ratio = (double) median(unknown) / median(wrong);
-        assertThat(ratio).as("median unknown %s ms vs wrong secret %s ms", median(unknown) / 1_000_000,
-                median(wrong) / 1_000_000).isBetween(0.7, 1.43);
+        // the fastest of each: machine noise only ever adds time, so the minimum is the cost of the path itself
+        double ratio = (double) Collections.min(unknown) / Collections.min(wrong);
+        assertThat(ratio).as("fastest unknown %s ms vs wrong secret %s ms", Collections.min(unknown) / 1_000_000,
+                Collections.min(wrong) / 1_000_000).isBetween(0.67, 1.5);
     }
 
     private static long timed(RequestSpecification request) {
         long start = System.nanoTime();
         assertThat(request.post(TOKEN_PATH).statusCode()).isEqualTo(401);
         return System.nanoTime() - start;
-    }
-
-    private static long median(List<Long> values) {
-        List<Long> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        return sorted.get(sorted.size() / 2);
     }
 
     static void assertInvalidClient(RequestSpecification request) {
