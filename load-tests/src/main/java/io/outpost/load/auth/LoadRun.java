@@ -64,16 +64,6 @@ final class LoadRun {
 
     static Result run(String host, int port, String authorization, int concurrency, Duration warmup, Duration measure)
             throws InterruptedException {
-        return run(host, port, authorization, concurrency, 0, warmup, measure);
-    }
-
-    /**
-     * @param rate 0 for a closed loop; otherwise an open loop at {@code rate} requests per second over at most
-     *             {@code concurrency} connections, each latency counted from the moment the request was due (so
-     *             time spent queued for a free connection counts, as a client would see it)
-     */
-    static Result run(String host, int port, String authorization, int concurrency, int rate, Duration warmup,
-            Duration measure) throws InterruptedException {
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
         try {
             HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setPipelining(false)
@@ -81,27 +71,12 @@ final class LoadRun {
             RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port)
                     .setURI("/users/v2/oauth/token").putHeader("Authorization", authorization)
                     .putHeader("Content-Type", "application/json");
-            LoadRun run = new LoadRun(client, request, rate > 0 ? 0 : concurrency);
-            if (rate > 0) {
-                long begin = System.nanoTime();
-                long[] sent = new long[1];
-                vertx.setPeriodic(1, timer -> {
-                    if (run.stopping) {
-                        vertx.cancelTimer(timer);
-                        return;
-                    }
-                    long due = (System.nanoTime() - begin) * rate / 1_000_000_000L;
-                    for (; sent[0] < due; sent[0]++) {
-                        run.once(begin + sent[0] * 1_000_000_000L / rate);
-                    }
-                });
-            } else {
-                vertx.runOnContext(ignored -> {
-                    for (int i = 0; i < concurrency; i++) {
-                        run.next();
-                    }
-                });
-            }
+            LoadRun run = new LoadRun(client, request, concurrency);
+            vertx.runOnContext(ignored -> {
+                for (int i = 0; i < concurrency; i++) {
+                    run.next();
+                }
+            });
             Thread.sleep(warmup.toMillis());
             vertx.runOnContext(ignored -> {
                 run.latencies.reset();
@@ -138,15 +113,7 @@ final class LoadRun {
             finished.countDown();
             return;
         }
-        send(System.nanoTime(), true);
-    }
-
-    /** One request of the open loop, due at {@code due}. */
-    private void once(long due) {
-        send(due, false);
-    }
-
-    private void send(long start, boolean loop) {
+        long start = System.nanoTime();
         client.request(request)
                 .compose(req -> req.send(BODY))
                 .compose(response -> response.body().map(body -> response.statusCode()))
@@ -159,9 +126,7 @@ final class LoadRun {
                             notOk++;
                         }
                     }
-                    if (loop) {
-                        next();
-                    }
+                    next();
                 });
     }
 }

@@ -28,11 +28,10 @@ import io.outpost.testsupport.PostgresServer;
  * <pre>
  * java -cp "$(cat load-tests/target/runtime.classpath):load-tests/target/classes" io.outpost.load.auth.TokenBenchmark \
  *     [--jar auth-service/target/quarkus-app/quarkus-run.jar] [--server-cpus 0] [--client-cpus 1] \
- *     [--concurrency 1,16,64] [--warmup-seconds 10] [--seconds 20] [--runs 3] [--generator vertx|wrk] [--rate N]
+ *     [--concurrency 1,16,64] [--warmup-seconds 10] [--seconds 20] [--runs 3] [--generator vertx|wrk]
  * </pre>
  * CPU lists are taskset's ({@code 0}, {@code 1}, {@code 0-1}) or {@code none} for no pinning. With
- * {@code --generator wrk}, Debian's wrk drives the load (one thread) instead of this JVM. With {@code --rate N}, the
- * Vert.x generator sends N requests per second (open loop) over at most the given number of connections.
+ * {@code --generator wrk}, Debian's wrk drives the load (one thread) instead of this JVM.
  * <pre>
  * </pre>
  */
@@ -53,7 +52,6 @@ public final class TokenBenchmark {
             pinThisProcess(options.clientCpus());
         }
         System.out.println("[bench] load generator: " + (options.wrk() ? "wrk -t1" : "Vert.x, 1 event loop")
-                + (options.rate() > 0 ? ", open loop at " + options.rate() + " requests/s" : ", closed loop")
                 + ", server CPUs " + options.serverCpus() + ", generator CPUs " + options.clientCpus());
         Path work = Files.createTempDirectory("outpost-token-bench-");
         System.out.println("[bench] starting PostgreSQL");
@@ -71,7 +69,7 @@ public final class TokenBenchmark {
                         Duration measure = Duration.ofSeconds(options.seconds());
                         LoadRun.Result result = options.wrk()
                                 ? WrkRun.run(port, basic(), concurrency, options.clientCpus(), warmup, measure, work)
-                                : LoadRun.run("127.0.0.1", port, basic(), concurrency, options.rate(), warmup, measure);
+                                : LoadRun.run("127.0.0.1", port, basic(), concurrency, warmup, measure);
                         System.out.println("[bench] " + concurrency + " clients, run " + (run + 1) + ": " + result);
                         results.add(result);
                     }
@@ -178,7 +176,7 @@ public final class TokenBenchmark {
 
     /** Command-line options. */
     record Options(Path jar, String serverCpus, String clientCpus, List<Integer> concurrency, int warmupSeconds,
-            int seconds, int runs, boolean wrk, int rate) {
+            int seconds, int runs, boolean wrk) {
 
         static Options parse(String[] args) {
             Path jar = Path.of("auth-service/target/quarkus-app/quarkus-run.jar");
@@ -189,7 +187,6 @@ public final class TokenBenchmark {
             int seconds = 20;
             int runs = 3;
             boolean wrk = false;
-            int rate = 0;
             for (int i = 0; i + 1 < args.length; i += 2) {
                 String value = args[i + 1];
                 switch (args[i]) {
@@ -202,11 +199,10 @@ public final class TokenBenchmark {
                     case "--seconds" -> seconds = Math.min(300, Integer.parseInt(value));
                     case "--runs" -> runs = Math.min(10, Integer.parseInt(value));
                     case "--generator" -> wrk = value.equals("wrk");
-                    case "--rate" -> rate = Math.min(100_000, Integer.parseInt(value));
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(jar, serverCpus, clientCpus, concurrency, warmup, seconds, runs, wrk, rate);
+            return new Options(jar, serverCpus, clientCpus, concurrency, warmup, seconds, runs, wrk);
         }
     }
 
