@@ -120,6 +120,13 @@ class IngestTest {
     }
 
     @Test
+    void livenessReportsTheRunningIngest() {
+        io.restassured.RestAssured.given().when().get("/q/health/live").then().statusCode(200)
+                .body("checks.find { it.name == 'History ingest' }.status", org.hamcrest.Matchers.is("UP"))
+                .body("checks.find { it.name == 'History ingest' }.data.consuming", org.hamcrest.Matchers.is(true));
+    }
+
+    @Test
     void eventWithoutKeyIsDeadLettered() {
         UUID sandbox = UUID.randomUUID();
         String value = role(sandbox, UUID.randomUUID(), "keyless").toString();

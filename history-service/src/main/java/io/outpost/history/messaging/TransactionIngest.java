@@ -61,6 +61,11 @@ public class TransactionIngest {
                 .start();
     }
 
+    /** The running ingest, or null when this replica does not consume ({@code ingest-enabled=false}). */
+    TopicIngest<ConfigTransactionEvent> ingest() {
+        return ingest;
+    }
+
     void stop(@Observes ShutdownEvent stopping) {
         TopicIngest<ConfigTransactionEvent> running = ingest;
         if (running != null) {
