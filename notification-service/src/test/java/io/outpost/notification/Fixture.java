@@ -59,7 +59,7 @@ final class Fixture {
     static CompletableFuture<HttpResponse<String>> poll(String token, String query) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + RestAssured.port + LP
                 + (query.isEmpty() ? "" : "?" + query))).header("Authorization", "Bearer " + token)
-                .timeout(Duration.ofSeconds(60)).GET().build();
+                .timeout(Duration.ofSeconds(150)).GET().build();
         return HTTP.sendAsync(request, HttpResponse.BodyHandlers.ofString());
     }
 

@@ -31,7 +31,8 @@ final class Cursors {
         return new Start(start, TOKEN_PREFIX + start);
     }
 
-    private static Long token(String cursor) {
+    /** The sequence a position token stands for; null when {@code cursor} is not one. */
+    static Long token(String cursor) {
         if (cursor == null || !cursor.startsWith(TOKEN_PREFIX) || cursor.length() > TOKEN_PREFIX.length() + 18) {
             return null;
         }

@@ -41,31 +41,36 @@ final class HeldPoll {
         return request;
     }
 
-    /** Resolves where to start, then answers at once or waits. */
+    /** Resolves where to start and reads what follows in one query, then answers at once or waits. */
     void begin(UniEmitter<? super NotificationPage> emitter) {
         this.emitter = emitter;
         emitter.onTermination(this::release); // answered, failed, or the client went away
-        store.lookup(request.player(), request.excludeBefore()).subscribe().with(lookup -> {
-            Cursors.Start resolved = Cursors.resolve(request.excludeBefore(), request.earliest(), lookup);
-            synchronized (this) {
-                if (done) {
-                    return;
-                }
-                start = resolved;
-                long millis = request.deadline().toMillis();
-                if (millis > 0 && !registry.closing()) {
-                    timer = vertx.setTimer(millis, id -> answerEmpty());
-                }
-            }
-            fetch();
-        }, emitter::fail);
+        synchronized (this) {
+            fetching = true; // a wake-up during the first query asks for one more
+        }
+        String cursor = request.excludeBefore();
+        store.start(request.player(), cursor, Cursors.token(cursor), request.earliest(), request.maxPageSize())
+                .subscribe().with(first -> {
+                    Cursors.Start resolved = Cursors.resolve(cursor, request.earliest(), first.lookup());
+                    synchronized (this) {
+                        if (done) {
+                            return;
+                        }
+                        start = resolved;
+                        long millis = request.deadline().toMillis();
+                        if (first.page().isEmpty() && millis > 0 && !registry.closing()) {
+                            timer = vertx.setTimer(millis, id -> answerEmpty());
+                        }
+                    }
+                    fetched(first.page());
+                }, emitter::fail);
     }
 
     /** A notification was stored for this player (or wake-ups may have been missed): look again. */
     void wake() {
         synchronized (this) {
-            if (start == null || done) {
-                return; // the first query has not started yet: it will see what was stored
+            if (done) {
+                return;
             }
             if (fetching) {
                 wakePending = true;

@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import io.smallrye.common.annotation.Identifier;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -57,20 +59,49 @@ public class NotificationStore {
     private static final String AFTER = """
             SELECT seq, notification_id, message, svc_url, custom_data::text AS custom_data, etag, created
             FROM notification.notification WHERE player_uuid = $1 AND seq > $2 ORDER BY seq LIMIT $3""";
-    private static final String LOOKUP = """
-            SELECT (SELECT seq FROM notification.notification WHERE player_uuid = $1 AND notification_id = $2)
-                       AS named_seq,
-                   (SELECT last_seq FROM notification.player_cursor WHERE player_uuid = $1) AS last_seq""";
+    /**
+     * Where a poll starts and what follows it, in one round trip and one snapshot: the sequence the cursor names
+     * ($2: an id of the player's; $3: a position token), the player's last sequence, and up to $5 notifications
+     * after the start (the same rule as {@code Cursors.resolve}; $4: earliest).
+     */
+    private static final String START = """
+            WITH pos AS (
+                SELECT (SELECT seq FROM notification.notification WHERE player_uuid = $1 AND notification_id = $2)
+                           AS named_seq,
+                       COALESCE((SELECT last_seq FROM notification.player_cursor WHERE player_uuid = $1), 0) AS last_seq)
+            SELECT pos.named_seq, pos.last_seq, n.seq, n.notification_id, n.message, n.svc_url,
+                   n.custom_data::text AS custom_data, n.etag, n.created
+            FROM pos LEFT JOIN LATERAL (
+                SELECT * FROM notification.notification
+                WHERE player_uuid = $1 AND seq > CASE
+                    WHEN pos.named_seq IS NOT NULL THEN pos.named_seq
+                    WHEN $3::bigint IS NOT NULL AND $3::bigint <= pos.last_seq THEN $3::bigint
+                    WHEN $4 THEN 0
+                    ELSE pos.last_seq END
+                ORDER BY seq LIMIT $5) n ON true
+            ORDER BY n.seq""";
     private static final String PURGE = """
             DELETE FROM notification.notification WHERE ctid = ANY(ARRAY(
                 SELECT ctid FROM notification.notification WHERE created < $1 LIMIT $2))""";
 
     private final Pool pool;
+    private final Pool ingestPool;
     private final ObjectMapper mapper;
 
-    public NotificationStore(Pool pool, ObjectMapper mapper) {
+    /**
+     * @param pool       reads of the long polls
+     * @param ingestPool writes of the ingest, apart so that a burst of polls never delays storing (and waking)
+     */
+    @Inject
+    public NotificationStore(Pool pool, @Identifier(DatabaseConnections.INGEST) Pool ingestPool, ObjectMapper mapper) {
         this.pool = pool;
+        this.ingestPool = ingestPool;
         this.mapper = mapper;
+    }
+
+    /** One pool for everything (a second replica in tests). */
+    public NotificationStore(Pool pool, ObjectMapper mapper) {
+        this(pool, pool, mapper);
     }
 
     /** Stores a batch in one transaction; within a player, in list order. Idempotent. */
@@ -82,7 +113,7 @@ public class NotificationStore {
         for (NewNotification n : batch) {
             byPlayer.computeIfAbsent(n.player(), p -> new ArrayList<>()).add(n);
         }
-        return pool.withTransaction(conn -> bumpCursors(conn, byPlayer)
+        return ingestPool.withTransaction(conn -> bumpCursors(conn, byPlayer)
                 .chain(lastSeqs -> insertRows(conn, byPlayer, lastSeqs))
                 .chain(() -> notifyPlayers(conn, byPlayer.keySet())));
     }
@@ -157,21 +188,43 @@ public class NotificationStore {
         return pool.preparedQuery(AFTER).execute(Tuple.of(player, seq, limit)).map(rows -> {
             List<StoredNotification> page = new ArrayList<>(rows.size());
             for (Row row : rows) {
-                page.add(new StoredNotification(row.getLong("seq"), new Notification(row.getString("message"),
-                        row.getString("svc_url"), customData(row.getString("custom_data")), row.getString("etag"),
-                        row.getString("notification_id"), row.getOffsetDateTime("created").toInstant())));
+                page.add(stored(row));
             }
             return page;
         });
     }
 
-    /** Where {@code notificationId} (may be null) sits in the player's sequence, and the player's last sequence. */
-    public Uni<CursorLookup> lookup(UUID player, String notificationId) {
-        return pool.preparedQuery(LOOKUP).execute(Tuple.of(player, notificationId)).map(rows -> {
-            Row row = rows.iterator().next();
-            Long last = row.getLong("last_seq");
-            return new CursorLookup(row.getLong("named_seq"), last == null ? 0 : last);
-        });
+    private StoredNotification stored(Row row) {
+        return new StoredNotification(row.getLong("seq"), new Notification(row.getString("message"),
+                row.getString("svc_url"), customData(row.getString("custom_data")), row.getString("etag"),
+                row.getString("notification_id"), row.getOffsetDateTime("created").toInstant()));
+    }
+
+    /** What a new poll needs: where its cursor points, and the first page after its start. */
+    public record Start(CursorLookup lookup, List<StoredNotification> page) {
+    }
+
+    /**
+     * Resolves a poll's cursor and reads the first page after it in one query.
+     *
+     * @param notificationId the cursor as a notification id (may be null)
+     * @param token          the cursor as a position token (null when it is not one)
+     */
+    public Uni<Start> start(UUID player, String notificationId, Long token, boolean earliest, int limit) {
+        return pool.preparedQuery(START).execute(Tuple.from(new Object[] { player, notificationId, token, earliest, limit }))
+                .map(rows -> {
+                    CursorLookup lookup = null;
+                    List<StoredNotification> page = new ArrayList<>();
+                    for (Row row : rows) {
+                        if (lookup == null) {
+                            lookup = new CursorLookup(row.getLong("named_seq"), row.getLong("last_seq"));
+                        }
+                        if (row.getLong("seq") != null) {
+                            page.add(stored(row));
+                        }
+                    }
+                    return new Start(lookup, page);
+                });
     }
 
     /** Deletes up to {@code limit} notifications created before {@code cutoff}; answers how many. */

@@ -1,12 +1,10 @@
 package io.outpost.notification.store;
 
-import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.outpost.notification.config.NotificationConfig;
@@ -14,7 +12,6 @@ import io.outpost.notification.service.PollRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
-import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.pubsub.PgSubscriber;
 
 /**
@@ -34,17 +31,11 @@ public class WakeSubscriber {
     private volatile boolean stopped;
 
     public WakeSubscriber(PollRegistry registry, Vertx vertx, NotificationConfig config,
-            @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
-            @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
-            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
+            DatabaseConnections connections) {
         this.registry = registry;
         this.vertx = vertx;
         this.reconnectMillis = Math.max(1, config.listenReconnectDelay().toMillis());
-        PgConnectOptions options = PgConnectOptions.fromUri(url.startsWith("vertx-reactive:")
-                ? url.substring("vertx-reactive:".length()) : url);
-        user.ifPresent(options::setUser);
-        password.ifPresent(options::setPassword);
-        this.subscriber = PgSubscriber.subscriber(vertx, options).reconnectPolicy(retries -> reconnectMillis);
+        this.subscriber = PgSubscriber.subscriber(vertx, connections.options()).reconnectPolicy(retries -> reconnectMillis);
         subscriber.channel(NotificationStore.WAKE_CHANNEL)
                 .handler(this::announced)
                 .subscribeHandler(subscribed -> {
