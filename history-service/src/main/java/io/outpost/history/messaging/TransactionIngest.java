@@ -10,7 +10,6 @@ import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 
 import io.outpost.history.config.HistoryConfig;
 import io.outpost.history.store.TransactionStore;
@@ -40,8 +39,8 @@ public class TransactionIngest {
     public TransactionIngest(TransactionStore store, ObjectMapper mapper, HistoryConfig config,
             @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
         this.store = store;
-        // a snapshot's decimals are stored as sent: 1.10 must not become 1.1 on its way through a JsonNode
-        this.mapper = mapper.copy().configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
+        // the shared mapper keeps a snapshot's decimals as sent (service-support's ExactNumbersCustomizer)
+        this.mapper = mapper;
         this.config = config;
         this.bootstrapServers = bootstrapServers;
     }

@@ -22,7 +22,8 @@ import io.vertx.core.http.HttpServerRequest;
 @Path("/probe")
 public class ProbeResource {
 
-    public record Body(@JsonProperty("grant_type") String grantType, Integer count, Map<String, Object> extra) {
+    public record Body(@JsonProperty("grant_type") String grantType, Integer count, Map<String, Object> extra,
+            com.fasterxml.jackson.databind.JsonNode snapshot) {
     }
 
     @GET
@@ -69,6 +70,7 @@ public class ProbeResource {
         Map<String, Object> echoed = new LinkedHashMap<>();
         echoed.put("grant_type", body.grantType());
         echoed.put("extra", body.extra());
+        echoed.put("snapshot", body.snapshot());
         return echoed;
     }
 

@@ -178,11 +178,12 @@ class ValidationMappingTest {
     void passedThroughNumbersKeepEveryDigit() {
         String body = given().contentType(ContentType.JSON)
                 .body("{\"grant_type\":\"client_credentials\",\"extra\":{\"a\":1.10,\"b\":3.14159265358979323846264,"
-                        + "\"c\":12345678901234567890123}}")
+                        + "\"c\":12345678901234567890123},\"snapshot\":{\"d\":2.50}}")
                 .when().post("/probe").then().statusCode(200).extract().asString();
         org.junit.jupiter.api.Assertions.assertTrue(body.contains("\"a\":1.10"), body);
         org.junit.jupiter.api.Assertions.assertTrue(body.contains("\"b\":3.14159265358979323846264"), body);
         org.junit.jupiter.api.Assertions.assertTrue(body.contains("\"c\":12345678901234567890123"), body);
+        org.junit.jupiter.api.Assertions.assertTrue(body.contains("\"d\":2.50"), body);
     }
 
     @Test
