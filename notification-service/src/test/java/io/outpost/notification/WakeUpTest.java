@@ -75,6 +75,17 @@ class WakeUpTest {
     }
 
     @Test
+    void pollWakesOnAPlainInsertFromAnotherConnection() throws Exception {
+        UUID player = UUID.randomUUID();
+        CompletableFuture<HttpResponse<String>> held = poll(reader(player), "deadline=30");
+        LongPollTest.awaitHeld(player);
+        sql("WITH c AS (INSERT INTO notification.player_cursor VALUES ('" + player + "', 1) RETURNING 1), "
+                + "i AS (INSERT INTO notification.notification (player_uuid, seq, notification_id, message, created) "
+                + "VALUES ('" + player + "', 1, 'by-hand', 'hi', now()) RETURNING 1) SELECT count(*) FROM i, c");
+        assertThat(ids(page(held.get()))).containsExactly("by-hand");
+    }
+
+    @Test
     void pollWakesAfterTheListenerConnectionWasLost() throws Exception {
         UUID player = UUID.randomUUID();
         CompletableFuture<HttpResponse<String>> held = poll(reader(player), "deadline=30");

@@ -4,24 +4,22 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import io.smallrye.common.annotation.Identifier;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.model.api.Notification;
+import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
@@ -29,33 +27,40 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * one or two queries per long poll).
  *
  * <p>Each player has a monotonic sequence. A batch bumps the {@code player_cursor} row of each of its players
- * (row lock until commit), so one player's transactions commit in sequence order, inserts its rows with
+ * (row lock until commit), so one player's transactions commit in sequence order, and inserts its rows with
  * {@code ON CONFLICT DO NOTHING} (a re-delivered or repeated id is stored once; it leaves a gap, never a
- * duplicate), and sends a {@code NOTIFY} naming its players, delivered to every replica at commit.
+ * duplicate). A trigger sends a {@code NOTIFY} naming the players, delivered to every replica at commit.
  */
 @ApplicationScoped
 public class NotificationStore {
 
-    /** The PostgreSQL channel on which ingest announces the players it stored notifications for. */
+    /** The PostgreSQL channel on which stored notifications are announced (V3__announce_stored.sql). */
     public static final String WAKE_CHANNEL = "outpost_notification_stored";
-    /** NOTIFY payloads must stay under 8000 bytes: ~200 player uuids each. */
-    private static final int PLAYERS_PER_NOTIFY = 200;
     private static final TypeReference<Map<String, Object>> CUSTOM_DATA = new TypeReference<>() {
     };
 
-    private static final String BUMP_CURSORS = """
-            INSERT INTO notification.player_cursor AS pc (player_uuid, last_seq)
-            SELECT p, n FROM unnest($1::uuid[], $2::bigint[]) AS t(p, n) ORDER BY p
-            ON CONFLICT (player_uuid) DO UPDATE SET last_seq = pc.last_seq + EXCLUDED.last_seq
-            RETURNING player_uuid, last_seq""";
-    private static final String INSERT = """
+    /**
+     * A whole batch in one statement (one round trip, its own transaction): count each player's rows, bump their
+     * {@code player_cursor} rows (locked in player order until commit), number the rows from the bumped values
+     * in batch order, insert them skipping repeated ids. The {@code notification_stored} trigger sends the NOTIFY.
+     */
+    private static final String INSERT_BATCH = """
+            WITH batch AS (
+                SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                                     $7::timestamptz[]) WITH ORDINALITY AS r(p, i, m, u, c, e, t, ord)),
+            counts AS (SELECT p, count(*) AS n FROM batch GROUP BY p),
+            bumped AS (
+                INSERT INTO notification.player_cursor AS pc (player_uuid, last_seq)
+                SELECT p, n FROM counts ORDER BY p
+                ON CONFLICT (player_uuid) DO UPDATE SET last_seq = pc.last_seq + EXCLUDED.last_seq
+                RETURNING player_uuid, last_seq),
+            numbered AS (SELECT batch.*, row_number() OVER (PARTITION BY p ORDER BY ord) AS rn FROM batch)
             INSERT INTO notification.notification
                 (player_uuid, seq, notification_id, message, svc_url, custom_data, etag, created)
-            SELECT p, s, i, m, u, c::json, e, t
-            FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                        $8::timestamptz[]) AS r(p, s, i, m, u, c, e, t)
+            SELECT n.p, b.last_seq - c.n + n.rn, n.i, n.m, n.u, n.c::json, n.e, n.t
+            FROM numbered n JOIN counts c ON c.p = n.p JOIN bumped b ON b.player_uuid = n.p
+            ORDER BY n.p, n.rn
             ON CONFLICT (player_uuid, notification_id) DO NOTHING""";
-    private static final String NOTIFY = "SELECT pg_notify($1, x) FROM unnest($2::text[]) AS x";
     private static final String AFTER = """
             SELECT seq, notification_id, message, svc_url, custom_data::text AS custom_data, etag, created
             FROM notification.notification WHERE player_uuid = $1 AND seq > $2 ORDER BY seq LIMIT $3""";
@@ -109,78 +114,27 @@ public class NotificationStore {
         if (batch.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        Map<UUID, List<NewNotification>> byPlayer = new LinkedHashMap<>();
-        for (NewNotification n : batch) {
-            byPlayer.computeIfAbsent(n.player(), p -> new ArrayList<>()).add(n);
-        }
-        return ingestPool.withTransaction(conn -> bumpCursors(conn, byPlayer)
-                .chain(lastSeqs -> insertRows(conn, byPlayer, lastSeqs))
-                .chain(() -> notifyPlayers(conn, byPlayer.keySet())));
-    }
-
-    private Uni<Map<UUID, Long>> bumpCursors(SqlConnection conn, Map<UUID, List<NewNotification>> byPlayer) {
-        UUID[] players = byPlayer.keySet().toArray(UUID[]::new);
-        Long[] counts = byPlayer.values().stream().map(l -> (long) l.size()).toArray(Long[]::new);
-        return conn.preparedQuery(BUMP_CURSORS).execute(Tuple.of(players, counts)).map(rows -> {
-            Map<UUID, Long> last = new LinkedHashMap<>();
-            for (Row row : rows) {
-                last.put(row.getUUID(0), row.getLong(1));
-            }
-            return last;
-        });
-    }
-
-    private Uni<Void> insertRows(SqlConnection conn, Map<UUID, List<NewNotification>> byPlayer,
-            Map<UUID, Long> lastSeqs) {
-        int size = byPlayer.values().stream().mapToInt(List::size).sum();
+        int size = batch.size();
         UUID[] players = new UUID[size];
-        Long[] seqs = new Long[size];
         String[] ids = new String[size];
         String[] messages = new String[size];
         String[] urls = new String[size];
         String[] data = new String[size];
         String[] etags = new String[size];
         OffsetDateTime[] created = new OffsetDateTime[size];
-        int i = 0;
-        for (Map.Entry<UUID, List<NewNotification>> entry : byPlayer.entrySet()) {
-            long seq = lastSeqs.get(entry.getKey()) - entry.getValue().size();
-            for (NewNotification n : entry.getValue()) {
-                players[i] = n.player();
-                seqs[i] = ++seq;
-                ids[i] = n.notificationId();
-                messages[i] = n.message();
-                urls[i] = n.svcUrl();
-                data[i] = n.customDataJson();
-                etags[i] = n.etag();
-                created[i] = n.created().atOffset(ZoneOffset.UTC);
-                i++;
-            }
+        for (int i = 0; i < size; i++) {
+            NewNotification n = batch.get(i);
+            players[i] = n.player();
+            ids[i] = n.notificationId();
+            messages[i] = n.message();
+            urls[i] = n.svcUrl();
+            data[i] = n.customDataJson();
+            etags[i] = n.etag();
+            created[i] = n.created().atOffset(ZoneOffset.UTC);
         }
-        Tuple args = Tuple.tuple().addArrayOfUUID(players).addArrayOfLong(seqs).addArrayOfString(ids)
-                .addArrayOfString(messages).addArrayOfString(urls).addArrayOfString(data).addArrayOfString(etags)
-                .addArrayOfOffsetDateTime(created);
-        return conn.preparedQuery(INSERT).execute(args).replaceWithVoid();
-    }
-
-    private Uni<Void> notifyPlayers(SqlConnection conn, Iterable<UUID> players) {
-        List<String> payloads = new ArrayList<>();
-        StringBuilder payload = new StringBuilder();
-        int inPayload = 0;
-        for (UUID player : players) {
-            if (inPayload == PLAYERS_PER_NOTIFY) {
-                payloads.add(payload.toString());
-                payload.setLength(0);
-                inPayload = 0;
-            }
-            if (inPayload > 0) {
-                payload.append(',');
-            }
-            payload.append(player);
-            inPayload++;
-        }
-        payloads.add(payload.toString());
-        return conn.preparedQuery(NOTIFY).execute(Tuple.of(WAKE_CHANNEL, payloads.toArray(String[]::new)))
-                .replaceWithVoid();
+        Tuple args = Tuple.tuple().addArrayOfUUID(players).addArrayOfString(ids).addArrayOfString(messages)
+                .addArrayOfString(urls).addArrayOfString(data).addArrayOfString(etags).addArrayOfOffsetDateTime(created);
+        return ingestPool.preparedQuery(INSERT_BATCH).execute(args).replaceWithVoid();
     }
 
     /** Up to {@code limit} of the player's notifications after sequence {@code seq}, oldest first. */
@@ -192,12 +146,6 @@ public class NotificationStore {
             }
             return page;
         });
-    }
-
-    private StoredNotification stored(Row row) {
-        return new StoredNotification(row.getLong("seq"), new Notification(row.getString("message"),
-                row.getString("svc_url"), customData(row.getString("custom_data")), row.getString("etag"),
-                row.getString("notification_id"), row.getOffsetDateTime("created").toInstant()));
     }
 
     /** What a new poll needs: where its cursor points, and the first page after its start. */
@@ -231,6 +179,12 @@ public class NotificationStore {
     public Uni<Integer> purgeCreatedBefore(Instant cutoff, int limit) {
         return pool.preparedQuery(PURGE).execute(Tuple.of(cutoff.atOffset(ZoneOffset.UTC), limit))
                 .map(rows -> rows.rowCount());
+    }
+
+    private StoredNotification stored(Row row) {
+        return new StoredNotification(row.getLong("seq"), new Notification(row.getString("message"),
+                row.getString("svc_url"), customData(row.getString("custom_data")), row.getString("etag"),
+                row.getString("notification_id"), row.getOffsetDateTime("created").toInstant()));
     }
 
     private Map<String, Object> customData(String json) {
