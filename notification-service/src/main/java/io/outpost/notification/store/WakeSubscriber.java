@@ -1,6 +1,7 @@
 package io.outpost.notification.store;
 
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -44,8 +45,14 @@ public class WakeSubscriber {
                 });
     }
 
+    /** Listening before the instance takes requests, so no announcement is missed after start. */
     void start(@Observes StartupEvent event) {
-        connect();
+        try {
+            subscriber.connect().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warnf("cannot listen for stored notifications yet (%s); retrying", e.getMessage());
+            vertx.setTimer(reconnectMillis, id -> connect());
+        }
     }
 
     void stop(@Observes ShutdownEvent event) {
