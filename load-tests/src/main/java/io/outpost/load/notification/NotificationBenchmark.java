@@ -1,0 +1,240 @@
+package io.outpost.load.notification;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import org.HdrHistogram.Histogram;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import io.outpost.model.Permissions;
+import io.outpost.model.Topics;
+import io.outpost.testsupport.BackingServices;
+import io.outpost.testsupport.PostgresConnection;
+import io.outpost.testsupport.TestTokens;
+
+/**
+ * Issue 4, point 6, in one bounded run on loopback (docs/benchmarks.md): (c) ingest rate of a backlog, (b)
+ * delivery latency Kafka produce → HTTP answer with many polls held and a steady produce rate, (a) the most
+ * idle polls held, with RSS, heap and CPU. Settings: -Dingest=200000 -Dheld=10000 -Drate=1000 -Dseconds=30
+ * -Didle=19000 -Dserver.jvm="-Xmx1g".
+ */
+public final class NotificationBenchmark {
+
+    private static final int INGEST = Integer.getInteger("ingest", 200_000);
+    private static final int HELD = Integer.getInteger("held", 10_000);
+    private static final int RATE = Integer.getInteger("rate", 1_000);
+    private static final int SECONDS = Integer.getInteger("seconds", 30);
+    private static final int IDLE = Integer.getInteger("idle", 19_000);
+
+    private NotificationBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(System.getProperty("outpost.root", ".")).toAbsolutePath();
+        Path work = Files.createTempDirectory("outpost-bench-notification-");
+        List<String> jvm = List.of(System.getProperty("server.jvm", "-Xmx1g").split(" "));
+        System.out.printf("machine: %s; server JVM %s; work dir %s%n", Files.readString(Path.of("/proc/loadavg")).strip(), jvm, work);
+        try (BackingServices backing = BackingServices.start(null, 0, work.resolve("kafka"), 0);
+                KafkaProducer<String, String> producer = producer(backing)) {
+            List<UUID> players = new ArrayList<>();
+            for (int i = 0; i < Math.max(HELD, IDLE); i++) {
+                players.add(UUID.randomUUID());
+            }
+            // (c) a backlog waiting in Kafka before the service starts
+            long produceStart = System.nanoTime();
+            for (int i = 0; i < INGEST; i++) {
+                String player = players.get(i % players.size()).toString();
+                producer.send(new ProducerRecord<>(Topics.PLAYER_NOTIFICATIONS, player,
+                        "{\"player_uuid\":\"" + player + "\",\"message\":\"backlog " + i + "\"}"));
+            }
+            producer.flush();
+            System.out.printf("produced %,d in %.1f s%n", INGEST, seconds(produceStart));
+            try (NotificationServiceProcess server = NotificationServiceProcess.start(root, backing,
+                    TestTokens.shared().jwksUrl(), 18082, work.resolve("notification-service.log"), jvm)) {
+                ingestRate(backing.postgres());
+                long baseRss = server.rssKib();
+                long baseHeap = server.heapAfterGcKib();
+                System.out.printf("baseline (no poll held): RSS %,d KiB, heap after GC %,d KiB, fds %d%n", baseRss,
+                        baseHeap, server.openFiles());
+                List<String> tokens = tokens(players);
+                // one request first: the service fetches the key set on first use, and a burst racing that first
+                // fetch is refused auth_invalid_key_id (reported to service-support)
+                java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                        server.url() + "/notification/v1/player/me/stream/notification/lp?deadline=0"))
+                        .header("Authorization", "Bearer " + tokens.get(0)).build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding());
+                try (PollClients clients = new PollClients(server.port(), IDLE)) {
+                    latency(server, clients, producer, players, tokens, backing.kafkaBootstrapServers(), backing.postgres());
+                    idle(server, clients, players, tokens, baseRss, baseHeap);
+                    stop(server, clients);
+                }
+            }
+        }
+    }
+
+    private static void ingestRate(PostgresConnection pg) throws Exception {
+        long first = 0;
+        long firstCount = 0;
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), pg.username(), pg.password())) {
+            while (System.nanoTime() < deadline) {
+                long count = count(c);
+                if (first == 0 && count > 0) {
+                    first = System.nanoTime();
+                    firstCount = count;
+                }
+                if (count >= INGEST) {
+                    double took = seconds(first);
+                    System.out.printf("(c) ingest: %,d stored in %.2f s after the first rows: %,.0f notifications/s%n",
+                            count - firstCount, took, (count - firstCount) / took);
+                    return;
+                }
+                Thread.sleep(50);
+            }
+        }
+        throw new IllegalStateException("backlog not ingested within 5 minutes");
+    }
+
+    private static void latency(NotificationServiceProcess server, PollClients clients, KafkaProducer<String, String> producer,
+            List<UUID> players, List<String> tokens, String bootstrap, PostgresConnection pg) throws Exception {
+        for (int i = 0; i < HELD; i++) {
+            clients.hold(i, players.get(i), tokens.get(i), null);
+            if (i % 500 == 499) {
+                Thread.sleep(250); // 2,000 new polls/s: each costs an ES256 verification (~0.5 ms of a core)
+            }
+        }
+        awaitHeld(server, HELD);
+        KafkaProbe probe = new KafkaProbe(bootstrap);
+        StoreProbe stored = new StoreProbe(pg);
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+        int perTick = Math.max(1, RATE / 100);
+        ticker.scheduleAtFixedRate(() -> {
+            for (int k = 0; k < perTick; k++) {
+                String player = players.get(ThreadLocalRandom.current().nextInt(HELD)).toString();
+                producer.send(new ProducerRecord<>(Topics.PLAYER_NOTIFICATIONS, player,
+                        "{\"player_uuid\":\"" + player + "\",\"message\":\"" + System.nanoTime() + "\"}"));
+            }
+        }, 0, 10, TimeUnit.MILLISECONDS);
+        Thread.sleep(5_000); // warm-up, not counted
+        clients.latencies();
+        probe.latencies();
+        stored.latencies();
+        long delivered = clients.delivered.get();
+        long cpu = server.cpuTicks();
+        Thread.sleep(SECONDS * 1000L);
+        Histogram h = clients.latencies();
+        Histogram k = probe.latencies();
+        Histogram st = stored.latencies();
+        probe.close();
+        stored.close();
+        long cpuUsed = server.cpuTicks() - cpu;
+        ticker.shutdownNow();
+        System.out.printf("(b) latency, %,d polls held, %,d notifications/s for %d s: %,d delivered; produce → answer "
+                + "p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f ms; server CPU %.0f%% of one core%n",
+                HELD, RATE, SECONDS, clients.delivered.get() - delivered, h.getValueAtPercentile(50) / 1000.0,
+                h.getValueAtPercentile(90) / 1000.0, h.getValueAtPercentile(99) / 1000.0,
+                h.getValueAtPercentile(99.9) / 1000.0, h.getMaxValue() / 1000.0, cpuUsed * 100.0 / (SECONDS * 100.0));
+        System.out.printf("    of which Kafka alone (produce → a plain consumer): p50 %.1f ms, p99 %.1f ms%n",
+                k.getValueAtPercentile(50) / 1000.0, k.getValueAtPercentile(99) / 1000.0);
+        System.out.printf("    of which Kafka and ingest (produce → committed in PostgreSQL, seen by a 5 ms probe): "
+                + "p50 %.1f ms, p99 %.1f ms%n", st.getValueAtPercentile(50) / 1000.0, st.getValueAtPercentile(99) / 1000.0);
+        Thread.sleep(2_000); // let the last answers come and their polls be held again
+    }
+
+    private static void idle(NotificationServiceProcess server, PollClients clients, List<UUID> players,
+            List<String> tokens, long baseRss, long baseHeap) throws Exception {
+        long rssAtHeld = server.rssKib();
+        long heapAtHeld = server.heapAfterGcKib();
+        for (int i = HELD; i < IDLE; i++) {
+            clients.hold(i, players.get(i), tokens.get(i), null);
+            if (i % 500 == 499) {
+                Thread.sleep(250);
+            }
+        }
+        long held = awaitHeld(server, IDLE);
+        Thread.sleep(3_000);
+        long heap = server.heapAfterGcKib();
+        long rss = server.rssKib();
+        long cpu = server.cpuTicks();
+        Thread.sleep(10_000);
+        long idleCpu = server.cpuTicks() - cpu;
+        System.out.printf("(a) idle: %,d polls held (%,d failed to connect); RSS %,d KiB, heap after GC %,d KiB, fds %d; "
+                + "CPU over 10 s idle %.1f%% of one core%n", held, clients.failed.get(), rss, heap, server.openFiles(),
+                idleCpu * 100.0 / 1000.0);
+        System.out.printf("    per held poll: RSS %.1f KiB and heap %.1f KiB over the baseline; %.1f KiB and %.1f KiB "
+                + "from %,d to %,d held%n", (rss - baseRss) / (double) held, (heap - baseHeap) / (double) held,
+                (rss - rssAtHeld) / (double) (held - HELD), (heap - heapAtHeld) / (double) (held - HELD), HELD, held);
+    }
+
+    /** SIGTERM with every poll held: each should get its empty answer before the process exits. */
+    private static void stop(NotificationServiceProcess server, PollClients clients) throws Exception {
+        clients.stopPolling();
+        long held = server.heldPolls();
+        long before = clients.answeredEmpty.get();
+        long start = System.nanoTime();
+        server.close();
+        double took = seconds(start);
+        Thread.sleep(1_000);
+        System.out.printf("stop: %,d polls held at SIGTERM, %,d answered with an empty page; process gone after %.1f s%n",
+                held, clients.answeredEmpty.get() - before, took);
+    }
+
+    private static long awaitHeld(NotificationServiceProcess server, int expected) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        long held = 0;
+        while (System.nanoTime() < deadline) {
+            try {
+                held = server.heldPolls();
+            } catch (java.io.IOException busy) {
+                continue; // the service is busy taking the polls on
+            }
+            if (held >= expected) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        return held;
+    }
+
+    private static List<String> tokens(List<UUID> players) {
+        long start = System.nanoTime();
+        List<String> tokens = players.parallelStream().map(p -> TestTokens.shared().token()
+                .permissions(Permissions.NOTIFICATION_PLAYER_SELF_READ).player(p).sign()).toList();
+        System.out.printf("signed %,d tokens in %.1f s%n", tokens.size(), seconds(start));
+        return tokens;
+    }
+
+    private static KafkaProducer<String, String> producer(BackingServices backing) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, backing.kafkaBootstrapServers());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        return new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
+    }
+
+    private static long count(Connection c) throws Exception {
+        try (ResultSet rows = c.createStatement().executeQuery("SELECT count(*) FROM notification.notification")) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    private static double seconds(long since) {
+        return Duration.ofNanos(System.nanoTime() - since).toMillis() / 1000.0;
+    }
+}

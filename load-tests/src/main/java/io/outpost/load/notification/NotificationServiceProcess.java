@@ -1,0 +1,157 @@
+package io.outpost.load.notification;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.outpost.testsupport.BackingServices;
+import io.outpost.testsupport.PostgresConnection;
+
+/** notification-service as built ({@code target/quarkus-app}), in its own JVM on 127.0.0.1; stopped on close. */
+final class NotificationServiceProcess implements AutoCloseable {
+
+    private static final Pattern HELD = Pattern.compile("(?m)^outpost_notification_polls_held(?:\\{[^}]*\\})? ([0-9.E]+)");
+    private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private NotificationServiceProcess(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    static NotificationServiceProcess start(Path root, BackingServices backing, String jwksUrl, int port, Path log,
+            List<String> jvmOptions) throws IOException, InterruptedException {
+        Path app = Path.of(System.getProperty("server.app",
+                root.resolve("notification-service/target/quarkus-app/quarkus-run.jar").toString()));
+        if (!Files.exists(app)) {
+            throw new IOException(app + " is missing: ./mvnw -o -pl notification-service package -DskipTests first");
+        }
+        List<String> command = new java.util.ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", app.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        PostgresConnection pg = backing.postgres();
+        Map<String, String> env = builder.environment();
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
+        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", pg.reactiveUrl());
+        env.put("QUARKUS_DATASOURCE_USERNAME", pg.username());
+        env.put("QUARKUS_DATASOURCE_PASSWORD", pg.password());
+        env.put("KAFKA_BOOTSTRAP_SERVERS", backing.kafkaBootstrapServers());
+        env.put("OUTPOST_SECURITY_JWKS_URL", jwksUrl);
+        env.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
+        Process process = builder.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(process::destroy, "stop-notification-service"));
+        NotificationServiceProcess service = new NotificationServiceProcess(process, port, log);
+        service.awaitReady();
+        return service;
+    }
+
+    int port() {
+        return port;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** Resident set size, in KiB. */
+    long rssKib() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid() + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        throw new IOException("no VmRSS for " + pid());
+    }
+
+    /** User plus system CPU time, in clock ticks (1/100 s). */
+    long cpuTicks() throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid() + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    /** Open file descriptors of the server process. */
+    long openFiles() throws IOException {
+        try (var files = Files.list(Path.of("/proc/" + pid() + "/fd"))) {
+            return files.count();
+        }
+    }
+
+    /** Heap in use right after a full collection, in KiB. */
+    long heapAfterGcKib() throws IOException, InterruptedException {
+        jcmd("GC.run");
+        Matcher used = HEAP_USED.matcher(jcmd("GC.heap_info"));
+        return used.find() ? Long.parseLong(used.group(1)) : -1;
+    }
+
+    /** The service's own gauge of held polls. */
+    long heldPolls() throws IOException, InterruptedException {
+        HttpRequest metrics = HttpRequest.newBuilder(URI.create(url() + "/q/metrics")).timeout(Duration.ofSeconds(60)).build();
+        Matcher held = HELD.matcher(http.send(metrics, HttpResponse.BodyHandlers.ofString()).body());
+        return held.find() ? (long) Double.parseDouble(held.group(1)) : -1;
+    }
+
+    private String jcmd(String command) throws IOException, InterruptedException {
+        Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(pid()), command).redirectErrorStream(true).start();
+        String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        jcmd.waitFor(60, TimeUnit.SECONDS);
+        return out;
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    private void awaitReady() throws IOException, InterruptedException {
+        HttpRequest ready = HttpRequest.newBuilder(URI.create(url() + "/q/health/ready")).timeout(Duration.ofSeconds(10)).build();
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IOException("notification-service exited with " + process.exitValue() + "; see " + log);
+            }
+            try {
+                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IOException("notification-service not ready after 3 minutes; see " + log);
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+}

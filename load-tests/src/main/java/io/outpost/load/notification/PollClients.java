@@ -1,0 +1,98 @@
+package io.outpost.load.notification;
+
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.HdrHistogram.Recorder;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Game clients: each holds one long poll for its player, and polls again with the returned cursor as soon as it
+ * is answered. Connections are spread over 127.0.0.2…127.0.0.9 so no source address runs out of ports.
+ * A notification's message is the {@code System.nanoTime()} of its produce, so delivery latency is measured
+ * in this one process.
+ */
+final class PollClients implements AutoCloseable {
+
+    private static final String LP = "/notification/v1/player/me/stream/notification/lp";
+    private static final int SOURCES = 8;
+
+    private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    private final HttpClient[] clients = new HttpClient[SOURCES];
+    private final int port;
+    private final Recorder latency = new Recorder(3);
+    final AtomicLong answered = new AtomicLong();
+    final AtomicLong answeredEmpty = new AtomicLong();
+    final AtomicLong delivered = new AtomicLong();
+    final AtomicLong failed = new AtomicLong();
+    private volatile boolean running = true;
+
+    PollClients(int port, int maxConnections) {
+        this.port = port;
+        for (int i = 0; i < SOURCES; i++) {
+            clients[i] = vertx.createHttpClient(new HttpClientOptions().setLocalAddress("127.0.0." + (i + 2))
+                    .setKeepAlive(true).setIdleTimeout(0).setConnectTimeout(30_000),
+                    new PoolOptions().setHttp1MaxSize(maxConnections / SOURCES + 1).setMaxWaitQueueSize(-1));
+        }
+    }
+
+    /** Starts the poll loop of one player. */
+    void hold(int index, UUID player, String token, String cursor) {
+        if (!running) {
+            return;
+        }
+        String uri = LP + "?deadline=900&max_page_size=100" + (cursor == null ? "" : "&exclude_before=" + cursor);
+        clients[index % SOURCES].request(new RequestOptions().setMethod(HttpMethod.GET).setHost("127.0.0.1").setPort(port)
+                .setURI(uri).putHeader("Authorization", "Bearer " + token).setIdleTimeout(0))
+                .compose(request -> request.send().compose(response -> response.body().map(body -> {
+                    if (response.statusCode() != 200) {
+                        throw new IllegalStateException(response.statusCode() + " " + body);
+                    }
+                    return body.toJsonObject();
+                })))
+                .onSuccess(page -> {
+                    answered.incrementAndGet();
+                    if (page.getJsonArray("notifications").isEmpty()) {
+                        answeredEmpty.incrementAndGet();
+                    }
+                    long now = System.nanoTime();
+                    JsonArray notifications = page.getJsonArray("notifications");
+                    for (int i = 0; i < notifications.size(); i++) {
+                        JsonObject n = notifications.getJsonObject(i);
+                        latency.recordValue(Math.max(0, (now - Long.parseLong(n.getString("message"))) / 1000));
+                        delivered.incrementAndGet();
+                    }
+                    hold(index, player, token, page.getString("cursor"));
+                })
+                .onFailure(failure -> {
+                    if (running && failed.incrementAndGet() <= 5) {
+                        System.err.println("poll failed: " + failure);
+                    }
+                });
+    }
+
+    /** Delivery latencies (microseconds) recorded since the previous call. */
+    org.HdrHistogram.Histogram latencies() {
+        return latency.getIntervalHistogram();
+    }
+
+    /** Answers still arrive and are counted, but no poll is sent again. */
+    void stopPolling() {
+        running = false;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
+}
