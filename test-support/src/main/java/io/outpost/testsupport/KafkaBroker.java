@@ -136,6 +136,11 @@ public final class KafkaBroker implements AutoCloseable {
             checkAlive(log, deadline);
             sleep(100);
         }
+        // started from a pool thread, the context class loader may not be the one that loaded the Kafka client,
+        // and its reporters (JmxReporter) then fail to load
+        Thread current = Thread.currentThread();
+        ClassLoader previous = current.getContextClassLoader();
+        current.setContextClassLoader(KafkaBroker.class.getClassLoader());
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000))) {
@@ -150,6 +155,8 @@ public final class KafkaBroker implements AutoCloseable {
                 checkAlive(log, deadline);
                 sleep(100);
             }
+        } finally {
+            current.setContextClassLoader(previous);
         }
     }
 

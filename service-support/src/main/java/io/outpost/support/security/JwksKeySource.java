@@ -43,7 +43,7 @@ public class JwksKeySource implements KeySource {
     private volatile Map<String, Key> keys = Map.of();
     private volatile long fetchedAtNanos;
     private volatile long lastAttemptNanos;
-    private CompletableFuture<Void> inFlight;
+    private volatile CompletableFuture<Void> inFlight;
 
     public JwksKeySource(SecurityConfig config) {
         this.config = config;
@@ -58,6 +58,11 @@ public class JwksKeySource implements KeySource {
                 refresh(); // in the background; the key in hand is still good
             }
             return Uni.createFrom().item(Optional.of(known));
+        }
+        CompletableFuture<Void> pending = inFlight;
+        if (pending != null && !pending.isDone()) {
+            // a fetch is under way (e.g. the first one, with a burst of requests behind it): wait for it
+            return Uni.createFrom().completionStage(pending).map(ignored -> Optional.ofNullable(keys.get(kid)));
         }
         boolean mayFetch = lastAttemptNanos == 0 || now - lastAttemptNanos >= config.jwksMinRefresh().toNanos();
         if (!mayFetch) {
