@@ -1,10 +1,7 @@
 package io.outpost.load.history;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.outpost.testsupport.local.Readiness;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,23 +53,7 @@ final class HistoryServiceProcess implements AutoCloseable {
     }
 
     private void awaitReady() throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newHttpClient();
-        HttpRequest ready = HttpRequest.newBuilder(URI.create(url() + "/q/health/ready")).timeout(Duration.ofSeconds(10)).build();
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IOException("history-service exited with " + process.exitValue() + "; see " + log);
-            }
-            try {
-                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(200);
-        }
-        throw new IOException("history-service not ready after 3 minutes; see " + log);
+        Readiness.await("history-service", url(), process, log, Duration.ofMinutes(3));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.outpost.load.notification;
 
 import java.io.IOException;
+import io.outpost.testsupport.local.Readiness;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -124,22 +125,7 @@ final class NotificationServiceProcess implements AutoCloseable {
     }
 
     private void awaitReady() throws IOException, InterruptedException {
-        HttpRequest ready = HttpRequest.newBuilder(URI.create(url() + "/q/health/ready")).timeout(Duration.ofSeconds(10)).build();
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IOException("notification-service exited with " + process.exitValue() + "; see " + log);
-            }
-            try {
-                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(200);
-        }
-        throw new IOException("notification-service not ready after 3 minutes; see " + log);
+        Readiness.await("notification-service", url(), process, log, Duration.ofMinutes(3));
     }
 
     @Override

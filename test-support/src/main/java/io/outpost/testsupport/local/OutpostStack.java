@@ -1,10 +1,6 @@
 package io.outpost.testsupport.local;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,9 +90,10 @@ public final class OutpostStack implements AutoCloseable {
             progress.accept("starting " + service.name() + " (log: " + log(service) + ")");
             running.add(launch(service, pg));
         }
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         for (int i = 0; i < services.size(); i++) {
-            awaitReady(http, services.get(i), running.get(i));
+            Service service = services.get(i);
+            Readiness.await(service.name(), service.url(), running.get(i), log(service), READY_TIMEOUT);
+            progress.accept(service.name() + " ready on " + service.url());
         }
         vertx = Vertx.vertx();
         gateway = new Gateway(vertx, Gateway.outpostRoutes(services.get(0).port(), services.get(1).port(),
@@ -132,29 +129,6 @@ public final class OutpostStack implements AutoCloseable {
         env.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
         env.putAll(extraEnv.getOrDefault(service.name(), Map.of()));
         return builder.start();
-    }
-
-    private void awaitReady(HttpClient http, Service service, Process process) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        HttpRequest ready = HttpRequest.newBuilder(URI.create(service.url() + "/q/health/ready"))
-                .timeout(Duration.ofSeconds(10)).build();
-        while (true) {
-            if (!process.isAlive()) {
-                throw new IOException(service.name() + " exited with " + process.exitValue() + "; see " + log(service));
-            }
-            try {
-                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    progress.accept(service.name() + " ready on " + service.url());
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IOException(service.name() + " not ready after " + READY_TIMEOUT + "; see " + log(service));
-            }
-            Thread.sleep(250);
-        }
     }
 
     public Path log(Service service) {

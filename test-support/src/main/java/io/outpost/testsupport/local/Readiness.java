@@ -1,0 +1,46 @@
+package io.outpost.testsupport.local;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** Waits for a service process started from its quarkus-app to answer {@code /q/health/ready} with 200. */
+public final class Readiness {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private Readiness() {
+    }
+
+    /**
+     * @param name    the service, for messages
+     * @param baseUrl e.g. {@code http://127.0.0.1:8081}
+     * @param log     where the process writes, named in failures
+     */
+    public static void await(String name, String baseUrl, Process process, Path log, Duration timeout)
+            throws IOException, InterruptedException {
+        HttpRequest ready = HttpRequest.newBuilder(URI.create(baseUrl + "/q/health/ready"))
+                .timeout(Duration.ofSeconds(10)).build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IOException(name + " exited with " + process.exitValue() + "; see " + log);
+            }
+            try {
+                if (HTTP.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException(name + " not ready after " + timeout + "; see " + log);
+            }
+            Thread.sleep(200);
+        }
+    }
+}
