@@ -12,6 +12,8 @@ public record ErrorResponse(@JsonProperty("error_code") String errorCode, String
     public static final String TOO_MANY_LISTENING = "too_many_listening_to_single_client";
     /** 503: the instance holds its configured maximum of long polls. */
     public static final String CONNECTION_LIMIT_REACHED = "connection_limit_reached";
+    /** 503: PostgreSQL did not answer within the query deadline (down, hung or overloaded); retry shortly. */
+    public static final String STORE_UNAVAILABLE = "store_unavailable";
     /** 429: too many failed attempts; see Retry-After. */
     public static final String TOO_MANY_REQUESTS = "too_many_requests";
     public static final String NOT_FOUND = "not_found";

@@ -13,6 +13,7 @@ import io.outpost.model.api.PageMeta;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.error.ErrorType;
 import io.outpost.support.http.InvalidInputException;
+import io.outpost.support.store.StoreDeadline;
 import io.smallrye.mutiny.Uni;
 
 /** Reads history pages: keyset paging over the store's append order, with sealed cursors and totals. */
@@ -25,14 +26,17 @@ public class HistoryService {
 
     private final HistoryReader reader;
     private final CursorCodec cursors;
+    private final StoreDeadline deadline;
 
-    public HistoryService(HistoryReader reader, CursorCodec cursors) {
+    public HistoryService(HistoryReader reader, CursorCodec cursors, StoreDeadline deadline) {
         this.reader = reader;
         this.cursors = cursors;
+        this.deadline = deadline;
     }
 
+    /** One page; 503 {@code store_unavailable} when PostgreSQL does not answer within the query deadline. */
     public Uni<HistoryPage> list(HistoryRequest request) {
-        return cursors.ready().chain(() -> {
+        return deadline.bound(cursors.ready().chain(() -> {
             String listing = request.listing();
             Long after = null;
             if (!Limits.CURSOR_START.equals(request.cursor())) {
@@ -45,7 +49,7 @@ public class HistoryService {
             ListingQuery query = new ListingQuery(request.sandboxId(), request.resourceType(), request.resourceIds(),
                     request.legacyIds(), request.nameContains(), request.ascending(), after, request.pageSize() + 1);
             return reader.list(query).map(found -> page(found.rows(), found.total(), request, listing));
-        });
+        }));
     }
 
     private HistoryPage page(List<StoredTransaction> rows, long total, HistoryRequest request, String listing) {

@@ -1,0 +1,43 @@
+package io.outpost.support.store;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * How long a service waits on PostgreSQL, under {@code outpost.store}. Shared by every service: whatever the
+ * database does (refuses, hangs, is paused), a request is answered within seconds and the pool's queue of
+ * waiting requests cannot grow without bound.
+ */
+@ConfigMapping(prefix = "outpost.store")
+public interface StoreConfig {
+
+    /**
+     * Deadline of one request-path query, waiting for a pooled connection included; past it the request is
+     * answered 503 {@code store_unavailable}.
+     */
+    @WithDefault("PT5S")
+    Duration queryTimeout();
+
+    /** Deadline of opening a new connection to PostgreSQL. */
+    @WithDefault("PT3S")
+    Duration connectTimeout();
+
+    /** Requests that may wait for a pooled connection at once; one more fails at once (503). */
+    @WithDefault("1024")
+    int maxWaitQueue();
+
+    /**
+     * A connection that reads nothing for this long is closed: a query whose server stopped answering (a
+     * network partition) frees its connection instead of holding it until the operating system gives up
+     * (≈15 min). Idle pooled connections are re-opened on demand, so this only costs a reconnect after a quiet
+     * spell. Keep it far above the slowest query.
+     */
+    @WithDefault("PT60S")
+    Duration readIdleTimeout();
+
+    /** Deadline of the readiness check's {@code SELECT 1}: below the probe's timeout. */
+    @WithDefault("PT2S")
+    Duration healthTimeout();
+}
