@@ -122,8 +122,8 @@ class IngestTest {
     @Test
     void livenessReportsTheRunningIngest() {
         io.restassured.RestAssured.given().when().get("/q/health/live").then().statusCode(200)
-                .body("checks.find { it.name == 'History ingest' }.status", org.hamcrest.Matchers.is("UP"))
-                .body("checks.find { it.name == 'History ingest' }.data.consuming", org.hamcrest.Matchers.is(true));
+                .body("checks.find { it.name == 'Kafka ingest' }.status", org.hamcrest.Matchers.is("UP"))
+                .body("checks.find { it.name == 'Kafka ingest' }.data['sandbox-config-transactions']", org.hamcrest.Matchers.is("consuming"));
     }
 
     @Test

@@ -1,74 +1,83 @@
 package io.outpost.messaging;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jboss.logging.Logger;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.outpost.model.error.ErrorDetail;
-import io.outpost.support.json.JsonFaults;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.outpost.messaging.Refusals.Refusal;
+import io.outpost.support.store.StoreFault;
+import io.outpost.support.store.StoreUnavailableException;
 import io.quarkus.vertx.VertxContextSupport;
+import io.vertx.pgclient.PgException;
 
 /**
  * At-least-once ingest of one topic into a {@link BatchStore}, on a thread of its own.
  *
- * <p>Each polled batch is parsed (JSON into {@code E}) and validated; every refused record is sent to the
- * dead-letter topic with its reason, every valid one goes to the store in one call. Only when both the dead
- * letters are acknowledged and the store has completed are the batch's offsets committed. Any failure
- * (database down, broker gone) rewinds to the batch's first offsets and tries again after a growing pause, so
- * nothing is skipped and a bad record never blocks its partition. A crash between store and commit
- * re-delivers the batch; stores are idempotent, so nothing is stored twice.
+ * <p>Each polled batch is parsed and validated ({@link RecordParser}); refused records go to the dead-letter
+ * topic with their reason, valid ones to the store in one call. When the store refuses the batch for its data
+ * ({@link StoreFault#DATA}), the batch is split until the refused records are found: each is dead-lettered
+ * with the store's reason and the rest is stored, in order. Offsets are committed only after the store has
+ * completed and every dead letter is acknowledged. A failure that can heal (database or broker unreachable,
+ * timeout, serialization failure, deadlock) rewinds to the batch's first offsets and retries after a growing
+ * pause; nothing is skipped, and no dead letter already acknowledged is sent again. A crash between store and
+ * commit re-delivers the batch; stores are idempotent, so nothing is stored twice.
  */
 public final class TopicIngest<E> implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(TopicIngest.class);
     private static final Duration POLL = Duration.ofMillis(200);
     private static final long MAX_BACKOFF_MS = 5000;
+    private static final long LETTER_TIMEOUT_MS = 30_000;
+    /** A loop that has not come round for this long is stuck, which only a restart repairs. */
+    private static final long STALL_NANOS = TimeUnit.MINUTES.toNanos(5);
 
     private final String topic;
-    private final Class<E> type;
-    private final ObjectMapper mapper;
-    private final EventValidator<E> validator;
     private final BatchStore<E> store;
+    private final RecordParser<E> parser;
+    private final Duration storeTimeout;
     private final Properties consumerProps;
     private final DeadLetters deadLetters;
+    private final IngestMetrics metrics;
+    private final Refusals refusals = new Refusals();
     private final Thread thread;
     private final AtomicLong stored = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
     private volatile boolean running;
+    private volatile long heartbeat = System.nanoTime();
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile Throwable lastFailure;
 
     private TopicIngest(Builder<E> builder) {
         this.topic = builder.topic;
-        this.type = builder.type;
-        this.mapper = Objects.requireNonNull(builder.mapper, "mapper");
-        this.validator = Objects.requireNonNull(builder.validator, "validator");
         this.store = Objects.requireNonNull(builder.store, "store");
+        this.parser = new RecordParser<>(builder.type, Objects.requireNonNull(builder.mapper, "mapper"),
+                Objects.requireNonNull(builder.validator, "validator"));
+        this.storeTimeout = builder.storeTimeout;
         this.consumerProps = new Properties();
         consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, Objects.requireNonNull(builder.bootstrapServers));
         consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, Objects.requireNonNull(builder.groupId, "groupId"));
@@ -78,6 +87,7 @@ public final class TopicIngest<E> implements AutoCloseable {
         consumerProps.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, builder.maxBatch);
         consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         this.deadLetters = new DeadLetters(builder.bootstrapServers, builder.groupId + "-" + topic + "-dlq");
+        this.metrics = new IngestMetrics(topic, builder.meters);
         this.thread = new Thread(this::run, "ingest-" + topic);
         this.thread.setDaemon(true);
     }
@@ -92,9 +102,9 @@ public final class TopicIngest<E> implements AutoCloseable {
         return this;
     }
 
-    /** True while the consumer thread runs (it only stops when closed). */
-    public boolean isRunning() {
-        return thread.isAlive();
+    /** False when the loop died or is stuck: only a restart repairs that (liveness DOWN). */
+    public boolean isAlive() {
+        return thread.isAlive() && System.nanoTime() - heartbeat < STALL_NANOS;
     }
 
     /** The last failure the loop is retrying, or null when the last batch went through. */
@@ -102,10 +112,12 @@ public final class TopicIngest<E> implements AutoCloseable {
         return lastFailure;
     }
 
+    /** Records stored so far (a re-delivered record counts again). */
     public long storedCount() {
         return stored.get();
     }
 
+    /** Dead letters acknowledged so far. */
     public long deadLetteredCount() {
         return deadLettered.get();
     }
@@ -126,95 +138,163 @@ public final class TopicIngest<E> implements AutoCloseable {
         deadLetters.close();
     }
 
+    /** Consumes until closed; a consumer that fails outside a batch (broker refuses it, ...) is made anew. */
     private void run() {
         long backoff = 0;
-        try (KafkaConsumer<byte[], byte[]> kafka =
-                new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer = kafka;
-            kafka.subscribe(List.of(topic));
-            Set<String> lettered = new HashSet<>();
-            while (running) {
-                ConsumerRecords<byte[], byte[]> records;
-                try {
-                    records = kafka.poll(POLL);
-                } catch (WakeupException e) {
-                    break;
-                }
-                if (records.isEmpty()) {
-                    continue;
-                }
-                try {
-                    process(kafka, records, lettered);
-                    lettered.clear();
-                    lastFailure = null;
-                    backoff = 0;
-                } catch (WakeupException e) {
-                    rewind(kafka, records); // not committed: re-delivered to whoever owns the partition next
-                    break;
-                } catch (Throwable failure) {
-                    lastFailure = failure;
-                    backoff = backoff == 0 ? 100 : Math.min(MAX_BACKOFF_MS, backoff * 2);
-                    LOG.warnf("ingest of %s failed, retrying the batch in %d ms: %s", topic, backoff, failure.toString());
-                    rewind(kafka, records);
-                    pause(backoff);
-                }
+        while (running) {
+            try (KafkaConsumer<byte[], byte[]> kafka =
+                    new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                consumer = kafka;
+                kafka.subscribe(List.of(topic), new Forget());
+                consume(kafka);
+                backoff = 0;
+            } catch (WakeupException e) {
+                // closing
+            } catch (Throwable failure) {
+                lastFailure = failure;
+                metrics.retried("kafka");
+                backoff = next(backoff);
+                LOG.errorf(failure, "consumer of %s failed; starting a new one in %d ms", topic, backoff);
+                pause(backoff);
+            } finally {
+                consumer = null;
             }
-        } catch (Throwable fatal) {
-            lastFailure = fatal;
-            LOG.errorf(fatal, "ingest of %s stopped", topic);
-        } finally {
-            consumer = null;
         }
     }
 
-    private void process(KafkaConsumer<byte[], byte[]> kafka, ConsumerRecords<byte[], byte[]> records,
-            Set<String> lettered) throws Throwable {
+    private void consume(KafkaConsumer<byte[], byte[]> kafka) {
+        long backoff = 0;
+        while (running) {
+            heartbeat = System.nanoTime();
+            ConsumerRecords<byte[], byte[]> records = kafka.poll(POLL);
+            metrics.lag(lag(kafka));
+            if (records.isEmpty()) {
+                metrics.idle();
+                continue;
+            }
+            try {
+                ingest(kafka, records);
+                lastFailure = null;
+                backoff = 0;
+            } catch (WakeupException e) {
+                rewind(kafka, records); // not committed: re-delivered to whoever owns the partition next
+                return;
+            } catch (Throwable failure) {
+                lastFailure = failure;
+                String reason = failure instanceof KafkaException || failure instanceof LetterFailure ? "kafka"
+                        : StoreFault.of(failure).label();
+                metrics.retried(reason);
+                backoff = next(backoff);
+                LOG.warnf("ingest of %s failed (%s), retrying the batch in %d ms: %s", topic, reason, backoff, failure);
+                rewind(kafka, records);
+                pause(backoff);
+            }
+        }
+    }
+
+    /** One batch: dead letters and store, then the commit. Throws when the batch must be retried. */
+    private void ingest(KafkaConsumer<byte[], byte[]> kafka, ConsumerRecords<byte[], byte[]> records) throws Throwable {
         List<Consumed<E>> valid = new ArrayList<>(records.count());
-        List<Future<RecordMetadata>> letters = new ArrayList<>();
+        Map<Consumed<E>, ConsumerRecord<byte[], byte[]>> sources = new IdentityHashMap<>();
+        List<Letter> letters = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> record : records) {
-            String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-            List<ErrorDetail> faults = new ArrayList<>();
-            E event = parse(record, faults);
-            if (event != null) {
-                faults.addAll(validator.validate(key, event));
+            TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+            Refusal refusal = refusals.refusal(partition, record.offset());
+            Consumed<E> consumed = null;
+            if (refusal == null) {
+                RecordParser.Parsed<E> parsed = parser.parse(record);
+                refusal = parsed.refusal();
+                consumed = parsed.consumed();
+                if (refusal != null) {
+                    refusals.refuse(partition, record.offset(), refusal);
+                }
             }
-            if (faults.isEmpty()) {
-                valid.add(new Consumed<>(key, event, record.topic(), record.partition(), record.offset(),
-                        record.timestamp()));
-            } else if (lettered.add(record.partition() + "/" + record.offset())) {
-                letters.add(deadLetters.send(record,
-                        faults.stream().map(ErrorDetail::describe).collect(Collectors.joining("; "))));
+            if (consumed != null) {
+                valid.add(consumed);
+                sources.put(consumed, record);
+            } else if (!refusals.lettered(partition, record.offset())) {
+                letters.add(send(record, refusal));
             }
         }
-        if (!valid.isEmpty()) {
-            VertxContextSupport.subscribeAndAwait(() -> store.store(valid));
-        }
-        for (Future<RecordMetadata> letter : letters) {
-            letter.get(30, TimeUnit.SECONDS);
-        }
-        kafka.commitSync(nextOffsets(records));
-        stored.addAndGet(valid.size());
-        deadLettered.addAndGet(letters.size());
+        int count = storeIsolating(valid, sources, letters);
+        awaitLetters(letters);
+        Map<TopicPartition, OffsetAndMetadata> next = nextOffsets(records);
+        kafka.commitSync(next);
+        next.forEach((partition, offset) -> refusals.committed(partition, offset.offset()));
+        metrics.committed();
+        metrics.stored(count);
+        stored.addAndGet(count);
     }
 
-    private E parse(ConsumerRecord<byte[], byte[]> record, List<ErrorDetail> faults) {
-        if (record.value() == null || record.value().length == 0) {
-            faults.add(ErrorDetail.missing(ErrorDetail.loc("value")));
-            return null;
+    /**
+     * Stores {@code part}; when the store refuses it for its data, splits it in halves (in order) until each
+     * refused record stands alone, dead-letters those and stores the rest. Answers how many were stored.
+     */
+    private int storeIsolating(List<Consumed<E>> part, Map<Consumed<E>, ConsumerRecord<byte[], byte[]>> sources,
+            List<Letter> letters) throws Throwable {
+        if (part.isEmpty()) {
+            return 0;
         }
         try {
-            E event = mapper.readValue(record.value(), type);
-            if (event == null) {
-                faults.add(ErrorDetail.missing(ErrorDetail.loc("value")));
+            VertxContextSupport.subscribeAndAwait(() -> store.store(part).ifNoItem().after(storeTimeout)
+                    .failWith(() -> new StoreUnavailableException(StoreFault.TIMEOUT,
+                            "the store did not complete within " + storeTimeout.toMillis() + " ms", null)));
+            return part.size();
+        } catch (Throwable failure) {
+            if (StoreFault.of(failure) != StoreFault.DATA) {
+                throw failure;
             }
-            return event;
-        } catch (JsonProcessingException e) {
-            faults.add(JsonFaults.locate(e, ErrorDetail.loc("value")));
-            return null;
-        } catch (java.io.IOException e) {
-            faults.add(ErrorDetail.jsonInvalid(ErrorDetail.loc("value"), "JSON decode error"));
-            return null;
+            if (part.size() > 1) {
+                int half = part.size() / 2;
+                return storeIsolating(part.subList(0, half), sources, letters)
+                        + storeIsolating(part.subList(half, part.size()), sources, letters);
+            }
+            ConsumerRecord<byte[], byte[]> record = sources.get(part.get(0));
+            Refusal refusal = new Refusal("value: " + storeReason(failure) + " [store_refused]",
+                    "store_refused");
+            LOG.warnf("the store refused %s/%d/%d: %s", record.topic(), record.partition(), record.offset(),
+                    refusal.reason());
+            refusals.refuse(new TopicPartition(record.topic(), record.partition()), record.offset(), refusal);
+            letters.add(send(record, refusal));
+            return 0;
         }
+    }
+
+    private Letter send(ConsumerRecord<byte[], byte[]> record, Refusal refusal) {
+        return new Letter(record, refusal, deadLetters.send(record, refusal.reason()));
+    }
+
+    /** Waits for every dead letter; records each acknowledged one, then fails if any was not. */
+    private void awaitLetters(List<Letter> letters) throws LetterFailure {
+        LetterFailure failed = null;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LETTER_TIMEOUT_MS);
+        for (Letter letter : letters) {
+            try {
+                letter.sent().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                refusals.acknowledged(new TopicPartition(letter.record().topic(), letter.record().partition()),
+                        letter.record().offset());
+                deadLettered.incrementAndGet();
+                metrics.deadLettered(letter.refusal().type());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LetterFailure(e);
+            } catch (Exception e) {
+                if (failed == null) {
+                    failed = new LetterFailure(e);
+                }
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
+    private long lag(KafkaConsumer<byte[], byte[]> kafka) {
+        long total = 0;
+        for (TopicPartition partition : kafka.assignment()) {
+            total += kafka.currentLag(partition).orElse(0);
+        }
+        return total;
     }
 
     private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(ConsumerRecords<byte[], byte[]> records) {
@@ -236,11 +316,52 @@ public final class TopicIngest<E> implements AutoCloseable {
         }
     }
 
-    private static void pause(long millis) {
+    /** The store's words for a refusal, for the dead letter's reason. */
+    private static String storeReason(Throwable failure) {
+        Throwable t = failure;
+        while (t.getCause() != null && !(t instanceof PgException)) {
+            t = t.getCause();
+        }
+        if (t instanceof PgException pg) {
+            return "the store refused it: " + pg.getErrorMessage() + " (SQLSTATE " + pg.getSqlState() + ")";
+        }
+        return "the store refused it: " + failure;
+    }
+
+    private static long next(long backoff) {
+        return backoff == 0 ? 100 : Math.min(MAX_BACKOFF_MS, backoff * 2);
+    }
+
+    private void pause(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        heartbeat = System.nanoTime();
+    }
+
+    /** A dead letter on its way, with the record it replaces. */
+    private record Letter(ConsumerRecord<byte[], byte[]> record, Refusal refusal, Future<RecordMetadata> sent) {
+    }
+
+    /** Kafka did not acknowledge a dead letter: the batch is retried like a failed store. */
+    private static final class LetterFailure extends Exception {
+        LetterFailure(Throwable cause) {
+            super("a dead letter was not acknowledged: " + cause, cause);
+        }
+    }
+
+    /** Partitions handed to another instance: what was known about their uncommitted records goes. */
+    private final class Forget implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            partitions.forEach(refusals::revoked);
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            // starts from the committed offsets
         }
     }
 
@@ -252,7 +373,9 @@ public final class TopicIngest<E> implements AutoCloseable {
         private ObjectMapper mapper;
         private EventValidator<E> validator;
         private BatchStore<E> store;
+        private MeterRegistry meters;
         private int maxBatch = 500;
+        private Duration storeTimeout = Duration.ofSeconds(30);
 
         private Builder(String topic, Class<E> type) {
             this.topic = topic;
@@ -285,9 +408,21 @@ public final class TopicIngest<E> implements AutoCloseable {
             return this;
         }
 
+        /** Where the metrics of docs/operations.md go (none are published without one). */
+        public Builder<E> meters(MeterRegistry meters) {
+            this.meters = meters;
+            return this;
+        }
+
         /** Records per batch at most (one store call, one commit). */
         public Builder<E> maxBatch(int maxBatch) {
             this.maxBatch = maxBatch;
+            return this;
+        }
+
+        /** How long one store call may take before it counts as a timeout (retried). */
+        public Builder<E> storeTimeout(Duration storeTimeout) {
+            this.storeTimeout = storeTimeout;
             return this;
         }
 

@@ -8,40 +8,80 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.inject.Inject;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.model.Topics;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.event.NotificationEvent;
+import io.outpost.testsupport.BackingServices;
 import io.outpost.testsupport.OutpostTestResource;
 import io.outpost.testsupport.TestKafka;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
 
-/** TopicIngest against the real broker: valid events stored once, refused ones dead-lettered, failures retried. */
+/**
+ * TopicIngest against the real broker and a real PostgreSQL table: valid events stored once and in order,
+ * refused ones dead-lettered with their reason (also those only the database refuses), healable failures
+ * retried, and nothing committed past a dead letter Kafka has not acknowledged.
+ */
 @QuarkusTest
 @WithTestResource(value = OutpostTestResource.class, scope = TestResourceScope.GLOBAL)
 class TopicIngestTest {
 
     private static final String PLAYER = "0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a";
+    /** Stored rows; the database refuses a message holding "refuse" (SQLSTATE 23514) or one too long (22001). */
+    private static final String TABLE = """
+            CREATE TABLE IF NOT EXISTS public.ingest_test (
+                topic text, source text, message varchar(20) NOT NULL CHECK (message NOT LIKE '%refuse%'),
+                seq bigserial, PRIMARY KEY (topic, source))""";
+    private static final String INSERT = """
+            INSERT INTO public.ingest_test (topic, source, message)
+            SELECT $1, s, m FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS r(s, m, ord) ORDER BY ord
+            ON CONFLICT DO NOTHING""";
 
     @Inject
     ObjectMapper mapper;
 
+    @Inject
+    Pool pool;
+
+    @Inject
+    MeterRegistry meters;
+
     private final TestKafka kafka = new TestKafka();
-    private final ConcurrentLinkedQueue<Consumed<NotificationEvent>> stored = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger failuresLeft = new AtomicInteger();
+    /** How many more store calls fail with a serialization failure raised by PostgreSQL itself. */
+    private final AtomicInteger healableFailuresLeft = new AtomicInteger();
     private final List<TopicIngest<NotificationEvent>> started = new ArrayList<>();
+
+    @BeforeEach
+    void table() {
+        pool.query(TABLE).execute().await().atMost(Duration.ofSeconds(30));
+    }
 
     @AfterEach
     void stop() {
@@ -51,27 +91,43 @@ class TopicIngestTest {
 
     private TopicIngest<NotificationEvent> ingest(String topic, String group) {
         TopicIngest<NotificationEvent> ingest = TopicIngest.builder(topic, NotificationEvent.class)
-                .bootstrapServers(io.outpost.testsupport.BackingServices.shared().kafkaBootstrapServers())
+                .bootstrapServers(BackingServices.shared().kafkaBootstrapServers())
                 .groupId(group)
                 .mapper(mapper)
+                .meters(meters)
                 .validator((key, event) -> {
                     List<ErrorDetail> faults = new ArrayList<>(event.validate(ErrorDetail.loc("value")));
-                    if (!PLAYER.equals(key)) {
-                        faults.add(new ErrorDetail(ErrorDetail.loc("key"), "Key should be the player_uuid",
-                                "literal_error"));
-                    }
+                    RecordKeys.requireCanonical(faults, key, event.playerUuid());
                     return faults;
                 })
-                .store(batch -> {
-                    if (failuresLeft.getAndDecrement() > 0) {
-                        return Uni.createFrom().failure(new IllegalStateException("database unreachable"));
-                    }
-                    stored.addAll(batch);
-                    return Uni.createFrom().voidItem();
-                })
+                .store(batch -> store(topic, batch))
                 .build().start();
         started.add(ingest);
         return ingest;
+    }
+
+    private Uni<Void> store(String topic, List<Consumed<NotificationEvent>> batch) {
+        if (healableFailuresLeft.getAndDecrement() > 0) {
+            return pool.query("DO $$ BEGIN RAISE EXCEPTION 'conflict' USING ERRCODE = '40001'; END $$").execute()
+                    .replaceWithVoid();
+        }
+        String[] sources = batch.stream().map(c -> c.partition() + "/" + c.offset()).toArray(String[]::new);
+        String[] messages = batch.stream().map(c -> c.event().message()).toArray(String[]::new);
+        return pool.preparedQuery(INSERT).execute(Tuple.of(topic, sources, messages)).replaceWithVoid();
+    }
+
+    private List<String> stored(String topic) {
+        List<String> messages = new ArrayList<>();
+        for (Row row : pool.preparedQuery("SELECT message FROM public.ingest_test WHERE topic = $1 ORDER BY seq")
+                .execute(Tuple.of(topic)).await().atMost(Duration.ofSeconds(30))) {
+            messages.add(row.getString("message"));
+        }
+        return messages;
+    }
+
+    private double count(String name, String topic, String reason) {
+        Counter counter = meters.find(name).tag("topic", topic).tag("reason", reason).counter();
+        return counter == null ? 0 : counter.count();
     }
 
     private static String topic() {
@@ -82,10 +138,6 @@ class TopicIngestTest {
         return "{\"player_uuid\":\"" + PLAYER + "\",\"message\":\"" + message + "\"}";
     }
 
-    private List<String> storedMessages() {
-        return stored.stream().map(c -> c.event().message()).toList();
-    }
-
     @Test
     void storesValidEventsInOrderAndDeadLettersEachRefusedOneWithItsReason() {
         String topic = topic();
@@ -94,11 +146,11 @@ class TopicIngestTest {
         kafka.send(topic, PLAYER, "{not json");
         kafka.send(topic, PLAYER, event("x".repeat(4097)));
         kafka.send(topic, PLAYER, "{\"player_uuid\":\"" + PLAYER + "\",\"message\":\"m\",\"custom_data\":[1]}");
-        kafka.send(topic, "someone-else", event("wrong key"));
+        kafka.send(topic, PLAYER.toUpperCase(), event("key spelled otherwise"));
         kafka.send(topic, PLAYER, event("two"));
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> stored.size() == 2 && ingest.deadLetteredCount() == 4);
-        assertThat(storedMessages()).containsExactly("one", "two");
+        await().atMost(Duration.ofSeconds(30)).until(() -> stored(topic).size() == 2 && ingest.deadLetteredCount() == 4);
+        assertThat(stored(topic)).containsExactly("one", "two");
 
         List<TestKafka.Received> letters = kafka.read(Topics.deadLetter(topic), null, 4, Duration.ofSeconds(30));
         // letters keep their keys, so those of different keys may sit on different partitions: any order
@@ -106,24 +158,84 @@ class TopicIngestTest {
                 "value: JSON decode error [json_invalid]",
                 "value.message: String should have at most 4096 characters [string_too_long]",
                 "value.custom_data: Input has the wrong type [json_invalid]",
-                "key: Key should be the player_uuid [literal_error]");
+                "key: Input should be '" + PLAYER + "' [literal_error]");
         TestKafka.Received unparsable = letters.stream().filter(r -> r.value().equals("{not json")).findFirst()
                 .orElseThrow();
         assertThat(unparsable.key()).isEqualTo(PLAYER);
         assertThat(unparsable.headers().get(DeadLetters.SOURCE_HEADER)).matches(topic + "/[0-3]/1");
+        assertThat(count("outpost.ingest.records.dead.lettered", topic, "json_invalid")).isEqualTo(2);
+        assertThat(meters.find("outpost.ingest.records.stored").tag("topic", topic).counter().count()).isEqualTo(2);
     }
 
     @Test
-    void failedBatchIsRetriedUntilStoredWithNothingSkipped() {
+    void recordsTheStoreRefusesAreFoundDeadLetteredWithItsReasonAndTheRestStoredInOrder() {
         String topic = topic();
-        failuresLeft.set(3);
+        TopicIngest<NotificationEvent> ingest = ingest(topic, "g-" + topic);
+        List<Map.Entry<String, String>> records = new ArrayList<>();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            String message = i % 13 == 5 ? "refuse-" + i : i == 22 ? "longer than the table allows " + i : "ok-" + i;
+            records.add(Map.entry(PLAYER, event(message)));
+            if (message.startsWith("ok")) {
+                expected.add(message);
+            }
+        }
+        kafka.sendAll(topic, records);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> ingest.deadLetteredCount() == 4 && ingest.lastFailure() == null
+                && stored(topic).size() == expected.size());
+        assertThat(stored(topic)).containsExactlyElementsOf(expected);
+        List<TestKafka.Received> letters = kafka.read(Topics.deadLetter(topic), null, 4, Duration.ofSeconds(30));
+        assertThat(letters).extracting(TestKafka.Received::value).containsExactly(event("refuse-5"),
+                event("refuse-18"), event("longer than the table allows 22"), event("refuse-31"));
+        assertThat(letters.get(0).headers().get(Topics.DLQ_REASON_HEADER)).startsWith("value: the store refused it: ")
+                .contains("ingest_test_message_check").endsWith("(SQLSTATE 23514) [store_refused]");
+        assertThat(letters.get(2).headers().get(Topics.DLQ_REASON_HEADER)).contains("(SQLSTATE 22001)");
+        assertThat(count("outpost.ingest.records.dead.lettered", topic, "store_refused")).isEqualTo(4);
+        assertThat(count("outpost.ingest.batches.retried", topic, "other")).isZero();
+    }
+
+    @Test
+    void healableStoreFailureIsRetriedUntilStoredWithNothingSkipped() {
+        String topic = topic();
+        healableFailuresLeft.set(3);
         TopicIngest<NotificationEvent> ingest = ingest(topic, "g-" + topic);
         for (int i = 0; i < 5; i++) {
             kafka.send(topic, PLAYER, event("m" + i));
         }
         // the failure is cleared once the retried batch is committed, just after the store has it
-        await().atMost(Duration.ofSeconds(30)).until(() -> ingest.storedCount() == 5 && ingest.lastFailure() == null);
-        assertThat(storedMessages()).containsExactly("m0", "m1", "m2", "m3", "m4");
+        await().atMost(Duration.ofSeconds(30)).until(() -> stored(topic).size() == 5 && ingest.lastFailure() == null);
+        assertThat(stored(topic)).containsExactly("m0", "m1", "m2", "m3", "m4");
+        assertThat(ingest.deadLetteredCount()).isZero();
+        assertThat(count("outpost.ingest.batches.retried", topic, "serialization")).isGreaterThanOrEqualTo(3);
+    }
+
+    @Test
+    void nothingIsCommittedPastADeadLetterKafkaRefusedAndTheLetterIsSentOnceItCanBe() throws Exception {
+        String topic = topic();
+        String group = "g-" + topic;
+        String dlq = Topics.deadLetter(topic);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                BackingServices.shared().kafkaBootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1), new NewTopic(dlq, 1, (short) 1)
+                    .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "1000")))).all().get(30, TimeUnit.SECONDS);
+            TopicIngest<NotificationEvent> ingest = ingest(topic, group);
+            kafka.send(topic, PLAYER, event("before"));
+            kafka.send(topic, PLAYER, "{\"too big for the dead-letter topic\":\"" + "x".repeat(2000) + "\"}");
+            kafka.send(topic, PLAYER, event("after"));
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> count("outpost.ingest.batches.retried", topic, "kafka") >= 2);
+            assertThat(committed(admin, group, topic)).isLessThanOrEqualTo(1L);
+            assertThat(ingest.deadLetteredCount()).isZero();
+
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, dlq), List.of(
+                    new AlterConfigOp(new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "1048588"),
+                            AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
+            await().atMost(Duration.ofSeconds(30)).until(() -> committed(admin, group, topic) == 3L);
+            assertThat(kafka.read(dlq, null, 2, Duration.ofSeconds(5))).hasSize(1);
+            assertThat(stored(topic)).containsExactly("before", "after");
+            assertThat(ingest.deadLetteredCount()).isEqualTo(1);
+        }
     }
 
     @Test
@@ -135,10 +247,16 @@ class TopicIngestTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> first.storedCount() == 2);
         first.close();
 
-        stored.clear();
         TopicIngest<NotificationEvent> second = ingest(topic, group);
         kafka.send(topic, PLAYER, event("c"));
         await().atMost(Duration.ofSeconds(30)).until(() -> second.storedCount() == 1);
-        assertThat(storedMessages()).containsExactly("c");
+        assertThat(stored(topic)).containsExactly("a", "b", "c");
+        assertThat(second.storedCount()).isEqualTo(1);
+    }
+
+    private static long committed(Admin admin, String group, String topic) throws Exception {
+        OffsetAndMetadata offset = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                .get(30, TimeUnit.SECONDS).get(new TopicPartition(topic, 0));
+        return offset == null ? 0 : offset.offset();
     }
 }

@@ -17,6 +17,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.outpost.messaging.KafkaReachability;
 import io.outpost.model.Topics;
 import io.outpost.model.event.NotificationEvent;
 import io.outpost.notification.config.NotificationConfig;
@@ -33,10 +34,12 @@ public class NotificationPublisher {
     private final KafkaProducer<String, String> producer;
     private final ObjectMapper mapper;
     private final Duration timeout;
+    private final KafkaReachability kafka;
 
     public NotificationPublisher(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
-            ObjectMapper mapper, NotificationConfig config) {
+            ObjectMapper mapper, NotificationConfig config, KafkaReachability kafka) {
         this.mapper = mapper;
+        this.kafka = kafka;
         this.timeout = config.publishTimeout();
         int millis = (int) Math.max(1000, timeout.toMillis());
         Properties props = new Properties();
@@ -52,8 +55,17 @@ public class NotificationPublisher {
         this.producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
     }
 
-    /** Sends every event (each with its player set) and completes once all are acknowledged. */
+    /**
+     * Sends every event (each with its player set) and completes once all are acknowledged; fails at once while
+     * the cluster is known to be unreachable.
+     */
     public Uni<Void> publish(List<NotificationEvent> events) {
+        if (!kafka.reachable()) {
+            // answered at once rather than after publish-timeout: the cluster did not answer the last check
+            return Uni.createFrom().failure(new PublishFailedException(
+                    "Kafka is unreachable; retry shortly (a notification sent with its own notification_id is stored once)",
+                    null));
+        }
         Uni<Void> sent = Uni.createFrom().emitter(emitter -> {
             AtomicInteger pending = new AtomicInteger(events.size());
             for (NotificationEvent event : events) {

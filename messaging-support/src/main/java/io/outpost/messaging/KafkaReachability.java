@@ -1,0 +1,106 @@
+package io.outpost.messaging;
+
+import java.time.Duration;
+import java.util.Map;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
+
+/**
+ * Whether the Kafka cluster answers, asked every few seconds in the background (never on a request's path):
+ * the gauge {@code outpost_kafka_reachable} (1/0) for operators, and a fast refusal for the publish endpoint
+ * while the cluster is away. Not a readiness check: this service's reads need only PostgreSQL, so a Kafka
+ * outage must not take its replicas out of their Service.
+ */
+@ApplicationScoped
+public class KafkaReachability {
+
+    private static final Logger LOG = Logger.getLogger(KafkaReachability.class);
+    private static final Duration EVERY = Duration.ofSeconds(5);
+    private static final int TIMEOUT_MS = 3000;
+
+    private final String bootstrapServers;
+    private final Vertx vertx;
+    private volatile Admin admin;
+    private volatile boolean reachable = true; // until the first answer says otherwise
+    private volatile boolean asking;
+    private long timer = -1;
+
+    public KafkaReachability(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers, Vertx vertx,
+            MeterRegistry meters) {
+        this.bootstrapServers = bootstrapServers;
+        this.vertx = vertx;
+        Gauge.builder("outpost.kafka.reachable", this, k -> k.reachable ? 1 : 0)
+                .description("1 while the Kafka cluster answers this instance, else 0").register(meters);
+    }
+
+    void start(@Observes StartupEvent event) {
+        ask();
+        timer = vertx.setPeriodic(EVERY.toMillis(), id -> ask());
+    }
+
+    /** The last answer: false once the cluster failed to answer within a few seconds, until it answers again. */
+    public boolean reachable() {
+        return reachable;
+    }
+
+    private void ask() {
+        if (asking) {
+            return;
+        }
+        asking = true;
+        try {
+            admin().describeCluster(new DescribeClusterOptions().timeoutMs(TIMEOUT_MS)).nodes()
+                    .whenComplete((nodes, failure) -> {
+                        boolean now = failure == null && !nodes.isEmpty();
+                        if (now != reachable) {
+                            LOG.infof("Kafka cluster %s is %s", bootstrapServers, now ? "reachable again" : "unreachable");
+                        }
+                        reachable = now;
+                        asking = false;
+                    });
+        } catch (RuntimeException e) {
+            reachable = false;
+            asking = false;
+        }
+    }
+
+    private Admin admin() {
+        Admin current = admin;
+        if (current == null) {
+            synchronized (this) {
+                if (admin == null) {
+                    admin = Admin.create(Map.of(
+                            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, TIMEOUT_MS,
+                            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, TIMEOUT_MS,
+                            AdminClientConfig.CLIENT_ID_CONFIG, "outpost-reachability"));
+                }
+                current = admin;
+            }
+        }
+        return current;
+    }
+
+    @PreDestroy
+    void close() {
+        if (timer != -1) {
+            vertx.cancelTimer(timer);
+        }
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(2));
+        }
+    }
+}

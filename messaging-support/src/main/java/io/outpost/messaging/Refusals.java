@@ -1,0 +1,59 @@
+package io.outpost.messaging;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * What the ingest knows about refused records of batches not yet committed, by where they sit: why each was
+ * refused (so a batch retried after a failure does not split the store's refusals out again), and which of
+ * their dead letters Kafka already acknowledged (so a retry sends none twice). Forgotten once committed past.
+ */
+final class Refusals {
+
+    /** Why a record is refused: the text of its {@code outpost-dlq-reason} header and the metric's reason. */
+    record Refusal(String reason, String type) {
+    }
+
+    private final Map<TopicPartition, Map<Long, Refusal>> refused = new HashMap<>();
+    private final Map<TopicPartition, Map<Long, Boolean>> lettered = new HashMap<>();
+
+    Refusal refusal(TopicPartition partition, long offset) {
+        return refused.getOrDefault(partition, Map.of()).get(offset);
+    }
+
+    void refuse(TopicPartition partition, long offset, Refusal refusal) {
+        refused.computeIfAbsent(partition, p -> new HashMap<>()).put(offset, refusal);
+    }
+
+    boolean lettered(TopicPartition partition, long offset) {
+        return lettered.getOrDefault(partition, Map.of()).containsKey(offset);
+    }
+
+    void acknowledged(TopicPartition partition, long offset) {
+        lettered.computeIfAbsent(partition, p -> new HashMap<>()).put(offset, Boolean.TRUE);
+    }
+
+    /** Offsets below {@code next} are committed: nothing about them is needed again. */
+    void committed(TopicPartition partition, long next) {
+        forget(refused, partition, next);
+        forget(lettered, partition, next);
+    }
+
+    /** The partition went to another instance, which starts from the committed offsets. */
+    void revoked(TopicPartition partition) {
+        refused.remove(partition);
+        lettered.remove(partition);
+    }
+
+    private static <V> void forget(Map<TopicPartition, Map<Long, V>> byPartition, TopicPartition partition, long next) {
+        Map<Long, V> offsets = byPartition.get(partition);
+        if (offsets != null) {
+            offsets.keySet().removeIf(offset -> offset < next);
+            if (offsets.isEmpty()) {
+                byPartition.remove(partition);
+            }
+        }
+    }
+}
