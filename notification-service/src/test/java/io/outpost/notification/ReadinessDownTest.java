@@ -13,6 +13,6 @@ class ReadinessDownTest extends ReadinessDownContract {
 
     @Override
     protected List<String> readinessChecks() {
-        return List.of("Reactive PostgreSQL connections health check", "Database connections health check", "Kafka cluster");
+        return List.of("PostgreSQL", "Wake-up listener");
     }
 }

@@ -10,7 +10,7 @@ class ReadinessTest extends ReadinessContract {
 
     @Override
     protected List<String> readinessChecks() {
-        return List.of("Reactive PostgreSQL connections health check", "Database connections health check", "Kafka cluster");
+        return List.of("PostgreSQL", "Wake-up listener");
     }
 
     @Override

@@ -29,6 +29,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.notification.service.PollRegistry;
 import io.outpost.notification.store.NotificationStore;
+import io.outpost.notification.store.WakeListener;
+import io.outpost.support.store.StoreDeadline;
 import io.outpost.testsupport.BackingServices;
 import io.outpost.testsupport.PostgresConnection;
 import io.quarkus.test.junit.QuarkusTest;
@@ -51,13 +53,17 @@ class WakeUpTest {
     @Inject
     PollRegistry registry;
 
+    @Inject
+    WakeListener listener;
+
     @BeforeAll
     static void secondReplica() {
         PostgresConnection pg = BackingServices.shared().postgres();
         otherPool = PgBuilder.pool().with(new PoolOptions().setMaxSize(1)).connectingTo(new PgConnectOptions()
                 .setHost(pg.host()).setPort(pg.port()).setDatabase(pg.database()).setUser(pg.username())
                 .setPassword(pg.password()).addProperty("application_name", "test-other-replica")).build();
-        otherReplica = new NotificationStore(Pool.newInstance(otherPool), new ObjectMapper());
+        otherReplica = new NotificationStore(Pool.newInstance(otherPool), new ObjectMapper(),
+                new StoreDeadline(Duration.ofSeconds(5)));
     }
 
     @AfterAll
@@ -90,10 +96,10 @@ class WakeUpTest {
         UUID player = UUID.randomUUID();
         CompletableFuture<HttpResponse<String>> held = poll(reader(player), "deadline=30");
         LongPollTest.awaitHeld(player);
-        int killed = sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'");
+        int killed = sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '"
+                + WakeListener.APPLICATION_NAME + "'");
         assertThat(killed).isEqualTo(1);
-        await().atMost(Duration.ofSeconds(15)).until(() -> sql(
-                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND state = 'idle'") == 1);
+        await().atMost(Duration.ofSeconds(15)).until(listener::listening);
         Fixture.store(otherReplica, player, "y", 1);
         assertThat(ids(page(held.get()))).containsExactly("y-0");
     }
@@ -121,6 +127,52 @@ class WakeUpTest {
         for (CompletableFuture<HttpResponse<String>> poll : held) {
             assertThat(ids(page(poll.get()))).containsExactly("z");
         }
+    }
+
+    /**
+     * Many polls start while another replica stores notifications for their players in batches, each batch the
+     * moment its players' polls are admitted — so stores land while polls are being admitted, while their first
+     * query runs, and while they are held, and one announcement names many players. Every poll must answer with
+     * its notification: a lost wake-up would show as an empty page at the deadline.
+     */
+    @Test
+    void noWakeUpIsLostWhilePollsStartAndStoresArriveInBatches() throws Exception {
+        int polls = 400;
+        List<UUID> players = new ArrayList<>();
+        List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
+        java.util.Set<UUID> stored = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread storer = new Thread(() -> {
+            while (!done.get() || stored.size() < players.size()) {
+                List<UUID> ready = new ArrayList<>();
+                synchronized (players) {
+                    for (UUID p : players) {
+                        if (!stored.contains(p) && registry.heldBy(p) > 0) {
+                            ready.add(p);
+                        }
+                    }
+                }
+                if (!ready.isEmpty()) {
+                    otherReplica.insert(ready.stream().map(p -> Fixture.note(p, "n-" + p, "hello")).toList())
+                            .await().atMost(Duration.ofSeconds(30));
+                    stored.addAll(ready);
+                }
+                Thread.onSpinWait();
+            }
+        }, "wake-stress-storer");
+        storer.start();
+        for (int i = 0; i < polls; i++) {
+            UUID player = UUID.randomUUID();
+            synchronized (players) {
+                players.add(player);
+            }
+            held.add(poll(reader(player), "deadline=30"));
+        }
+        done.set(true);
+        for (int i = 0; i < polls; i++) {
+            assertThat(ids(page(held.get(i).get()))).as("poll of player %d", i).containsExactly("n-" + players.get(i));
+        }
+        storer.join(10_000);
     }
 
     private static int sql(String query) throws SQLException {

@@ -9,7 +9,7 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "outpost.notification")
 public interface NotificationConfig {
 
-    /** How long a stored notification is kept (counted from its {@code created}) before the purge removes it. */
+    /** How long a notification is kept (counted from when it was stored) before the purge removes it. */
     @WithDefault("P30D")
     Duration retention();
 

@@ -1,11 +1,16 @@
 package io.outpost.notification.service;
 
 import java.util.List;
+import java.util.Objects;
+
+import org.jboss.logging.Logger;
 
 import io.outpost.model.api.Notification;
 import io.outpost.model.api.NotificationPage;
+import io.outpost.notification.store.CursorLookup;
 import io.outpost.notification.store.NotificationStore;
 import io.outpost.notification.store.StoredNotification;
+import io.outpost.support.store.StoreFault;
 import io.smallrye.mutiny.subscription.UniEmitter;
 import io.vertx.core.Vertx;
 
@@ -14,19 +19,32 @@ import io.vertx.core.Vertx;
  * a Vert.x timer for its deadline and its entry in {@link PollRegistry}. A wake-up or the timer moves it on.
  *
  * <p>It is registered before its first query, so a notification committed at any moment is either seen by
- * that query or announced by a wake-up afterwards; a wake-up during a query schedules one more query.
+ * that query or announced by a wake-up afterwards. Every wake-up is handled whatever state the poll is in: one
+ * that arrives while a query runs (the first one included) asks for one more query after it; one that names
+ * only sequences the poll is already past costs nothing. A poll whose query failed because the store was
+ * unreachable keeps waiting and is looked at again by the registry's recheck once the store answers.
  */
 final class HeldPoll {
+
+    private static final Logger LOG = Logger.getLogger(HeldPoll.class);
+
+    /** A wake-up that does not say which sequences were stored. */
+    static final long UNKNOWN = -1;
+
+    private enum State { STARTING, HELD, FETCHING, DONE }
 
     private final PollRequest request;
     private final NotificationStore store;
     private final PollRegistry registry;
     private final Vertx vertx;
     private UniEmitter<? super NotificationPage> emitter;
+    private State state = State.STARTING;
     private Cursors.Start start;
-    private boolean fetching;
     private boolean wakePending;
-    private boolean done;
+    /** The poll started at the player's head ("latest" without a usable cursor). */
+    private boolean fromNow;
+    /** The lowest sequence announced for the player since the poll was admitted. */
+    private long announced = Long.MAX_VALUE;
     private boolean released;
     private long timer = -1;
 
@@ -45,39 +63,76 @@ final class HeldPoll {
     void begin(UniEmitter<? super NotificationPage> emitter) {
         this.emitter = emitter;
         emitter.onTermination(this::release); // answered, failed, or the client went away
-        synchronized (this) {
-            fetching = true; // a wake-up during the first query asks for one more
-        }
         String cursor = request.excludeBefore();
         store.start(request.player(), cursor, Cursors.token(cursor), request.earliest(), request.maxPageSize())
-                .subscribe().with(first -> {
-                    Cursors.Start resolved = Cursors.resolve(cursor, request.earliest(), first.lookup());
-                    synchronized (this) {
-                        if (done) {
-                            return;
-                        }
-                        start = resolved;
-                        long millis = request.deadline().toMillis();
-                        if (first.page().isEmpty() && millis > 0 && !registry.closing()) {
-                            timer = vertx.setTimer(millis, id -> answerEmpty());
-                        }
-                    }
-                    fetched(first.page());
-                }, emitter::fail);
+                .subscribe().with(this::started, emitter::fail); // a failed start is the request's answer (503)
     }
 
-    /** A notification was stored for this player (or wake-ups may have been missed): look again. */
-    void wake() {
+    private void started(NotificationStore.Start first) {
+        String cursor = request.excludeBefore();
+        Cursors.Start resolved = Cursors.resolve(cursor, request.earliest(), first.lookup());
+        boolean movedBack;
         synchronized (this) {
-            if (done) {
+            if (state == State.DONE) {
                 return;
             }
-            if (fetching) {
-                wakePending = true;
-                return;
+            start = resolved;
+            fromNow = !request.earliest() && !Objects.equals(resolved.emptyCursor(), cursor);
+            movedBack = moveBackToAnnounced();
+            state = State.FETCHING;
+            long millis = request.deadline().toMillis();
+            if (millis > 0 && !registry.closing()) {
+                timer = vertx.setTimer(millis, id -> answerEmpty());
             }
         }
+        if (movedBack) {
+            fetch(); // the first query read from a later start
+        } else {
+            fetched(first.page());
+        }
+    }
+
+    /**
+     * Notifications {@code first..last} were stored for this player ({@link #UNKNOWN} when not said), or the
+     * registry rechecks polls against the player's head ({@code first} {@link #UNKNOWN}, {@code last} the head).
+     */
+    void wake(long first, long last) {
+        synchronized (this) {
+            if (state == State.DONE) {
+                return;
+            }
+            if (first != UNKNOWN) {
+                announced = Math.min(announced, first);
+            }
+            if (state != State.HELD) {
+                wakePending = true; // looked at again when the query in flight is done
+                return;
+            }
+            if (!moveBackToAnnounced() && last != UNKNOWN && last <= start.afterSeq()) {
+                return; // nothing this poll has not seen
+            }
+            state = State.FETCHING;
+        }
         fetch();
+    }
+
+    /**
+     * A poll that started "from now" treats what was announced after it was admitted as new, even when its first
+     * query already counted it as past: the announcement may reach this instance after that query saw the row.
+     * (What it may deliver besides is a notification committed a moment before the poll — never one lost.)
+     * Only until the poll answers; then the client has an exact cursor. Call holding the lock.
+     */
+    private boolean moveBackToAnnounced() {
+        if (!fromNow || announced > start.afterSeq()) {
+            return false;
+        }
+        start = Cursors.resolve(null, false, new CursorLookup(null, announced - 1));
+        return true;
+    }
+
+    /** The sequence this poll waits after, or {@link #UNKNOWN} while its first query runs. */
+    synchronized long after() {
+        return start == null ? UNKNOWN : start.afterSeq();
     }
 
     /** The deadline passed, or the instance is stopping: an empty page with the poll's cursor. */
@@ -95,14 +150,13 @@ final class HeldPoll {
     private void fetch() {
         long after;
         synchronized (this) {
-            if (done) {
+            if (state == State.DONE) {
                 return;
             }
-            fetching = true;
             wakePending = false;
             after = start.afterSeq();
         }
-        store.after(request.player(), after, request.maxPageSize()).subscribe().with(this::fetched, emitter::fail);
+        store.after(request.player(), after, request.maxPageSize()).subscribe().with(this::fetched, this::fetchFailed);
     }
 
     private void fetched(List<StoredNotification> found) {
@@ -117,20 +171,38 @@ final class HeldPoll {
         }
         boolean again;
         synchronized (this) {
-            fetching = false;
-            again = wakePending;
+            if (state == State.DONE) {
+                return;
+            }
+            again = wakePending | moveBackToAnnounced();
+            state = again ? State.FETCHING : State.HELD;
         }
         if (again) {
             fetch();
         }
     }
 
-    private void complete(NotificationPage page) {
+    private void fetchFailed(Throwable failure) {
+        if (!StoreFault.of(failure).healable()) {
+            emitter.fail(failure);
+            return;
+        }
         synchronized (this) {
-            if (done) {
+            if (state == State.DONE) {
                 return;
             }
-            done = true;
+            state = State.HELD;
+        }
+        LOG.debugf("a held poll could not look for notifications (%s); it waits for the recheck", failure.getMessage());
+        registry.recheckSoon();
+    }
+
+    private void complete(NotificationPage page) {
+        synchronized (this) {
+            if (state == State.DONE) {
+                return;
+            }
+            state = State.DONE;
         }
         emitter.complete(page);
     }
@@ -142,7 +214,7 @@ final class HeldPoll {
                 return;
             }
             released = true;
-            done = true;
+            state = State.DONE;
             pending = timer;
         }
         if (pending != -1) {

@@ -1,6 +1,9 @@
 package io.outpost.notification.service;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -8,36 +11,57 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.model.error.ErrorResponse;
 import io.outpost.notification.config.NotificationConfig;
+import io.outpost.notification.store.NotificationStore;
+import io.smallrye.mutiny.Multi;
+import io.vertx.core.Vertx;
 
 /**
  * The long polls this instance holds, by player: admits a poll within the limits (per player, per instance),
  * routes wake-ups to the polls of a player, and answers every held poll when the instance stops.
+ *
+ * <p>When wake-ups may have been missed (the LISTEN connection was re-established) or held polls could not look
+ * for notifications (the store was unreachable), {@link #recheck()} reads the heads of all held players in a few
+ * batched queries and moves on only the polls that are behind — never one query per held poll at once.
  */
 @ApplicationScoped
 public class PollRegistry {
 
     private static final Logger LOG = Logger.getLogger(PollRegistry.class);
+    /** Players per head query of a recheck. */
+    private static final int RECHECK_CHUNK = 1000;
+    private static final long RECHECK_RETRY_MS = 1000;
 
     private final ConcurrentHashMap<UUID, Set<HeldPoll>> byPlayer = new ConcurrentHashMap<>();
     private final AtomicInteger held = new AtomicInteger();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
     private final int maxPerPlayer;
     private final int maxPolls;
+    private final NotificationStore store;
+    private final Vertx vertx;
+    private final AtomicBoolean recheckRunning = new AtomicBoolean();
+    private final AtomicBoolean recheckAgain = new AtomicBoolean();
+    private final AtomicBoolean recheckScheduled = new AtomicBoolean();
     private volatile boolean closing;
 
-    public PollRegistry(NotificationConfig config, MeterRegistry meters) {
+    public PollRegistry(NotificationConfig config, MeterRegistry meters, NotificationStore store, Vertx vertx) {
         this.maxPerPlayer = config.maxPollsPerPlayer();
         this.maxPolls = config.maxPolls();
+        this.store = store;
+        this.vertx = vertx;
         meters.gauge("outpost.notification.polls.held", held);
+        Gauge.builder("outpost.notification.polls.max", () -> maxPolls)
+                .description("Long polls this instance holds at most (one more is answered 503)").register(meters);
     }
 
     /** Counts the poll against both limits, or refuses it (503 for the instance, 409 for the player). */
@@ -73,17 +97,63 @@ public class PollRegistry {
         }
     }
 
-    /** Ingest stored notifications for {@code player}: its polls look again. */
-    public void wake(UUID player) {
+    /**
+     * Notifications {@code first..last} of {@code player} were stored (either {@code -1} when not said): its polls
+     * that are not past them look again.
+     */
+    public void wake(UUID player, long first, long last) {
         Set<HeldPoll> polls = byPlayer.get(player);
         if (polls != null) {
-            polls.forEach(HeldPoll::wake);
+            polls.forEach(poll -> poll.wake(first, last));
         }
     }
 
-    /** Wake-ups may have been lost (the listener reconnected): every poll looks again. */
-    public void wakeAll() {
-        byPlayer.values().forEach(polls -> polls.forEach(HeldPoll::wake));
+    /**
+     * Wake-ups may have been missed, or held polls could not look: reads the heads of every held player, a chunk
+     * of players per query, and wakes the polls that are behind. While the store cannot answer it tries again
+     * every second; a recheck asked for while one runs runs once more after it.
+     */
+    public void recheck() {
+        if (!recheckRunning.compareAndSet(false, true)) {
+            recheckAgain.set(true);
+            return;
+        }
+        recheckAgain.set(false);
+        List<UUID> players = new ArrayList<>(byPlayer.keySet());
+        Multi.createFrom().iterable(chunks(players))
+                .onItem().transformToUniAndConcatenate(store::heads)
+                .subscribe().with(this::wakeBehind, failure -> {
+                    LOG.debugf("recheck of held polls failed (%s); again in %d ms", failure.getMessage(), RECHECK_RETRY_MS);
+                    recheckRunning.set(false);
+                    recheckSoon();
+                }, () -> {
+                    recheckRunning.set(false);
+                    if (recheckAgain.get()) {
+                        recheck();
+                    }
+                });
+    }
+
+    /** A held poll could not look for notifications: one recheck in a second, however many ask for it. */
+    void recheckSoon() {
+        if (recheckScheduled.compareAndSet(false, true)) {
+            vertx.setTimer(RECHECK_RETRY_MS, id -> {
+                recheckScheduled.set(false);
+                recheck();
+            });
+        }
+    }
+
+    private void wakeBehind(Map<UUID, Long> heads) {
+        heads.forEach((player, head) -> wake(player, HeldPoll.UNKNOWN, head));
+    }
+
+    private static List<List<UUID>> chunks(List<UUID> players) {
+        List<List<UUID>> chunks = new ArrayList<>();
+        for (int i = 0; i < players.size(); i += RECHECK_CHUNK) {
+            chunks.add(players.subList(i, Math.min(players.size(), i + RECHECK_CHUNK)));
+        }
+        return chunks;
     }
 
     /** Polls held right now (also the gauge {@code outpost_notification_polls_held}). */

@@ -16,14 +16,16 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 
 /**
- * Deletes notifications older than {@code retention} in the background, in bounded chunks so no transaction
- * grows with the backlog. Every replica may run it; deleting twice is harmless.
+ * Deletes notifications stored longer ago than {@code retention} in the background, a prefix of each player's
+ * sequence at a time (so a cursor never points into a hole), a bounded number of players per transaction so no
+ * transaction grows with the backlog. Every replica may run it; deleting twice is harmless.
  */
 @ApplicationScoped
 public class RetentionPurge {
 
     private static final Logger LOG = Logger.getLogger(RetentionPurge.class);
-    private static final int CHUNK = 10_000;
+    /** Players purged per statement. */
+    private static final int CHUNK = 1_000;
 
     private final NotificationStore store;
     private final NotificationConfig config;
@@ -40,7 +42,7 @@ public class RetentionPurge {
         timer = vertx.setPeriodic(config.purgeInterval().toMillis(), id -> purge().subscribe().with(
                 purged -> {
                     if (purged > 0) {
-                        LOG.infof("purged %d notifications older than %s", purged, config.retention());
+                        LOG.infof("purged %d notifications stored more than %s ago", purged, config.retention());
                     }
                 },
                 failure -> LOG.warnf("retention purge failed, next try in %s: %s", config.purgeInterval(), failure)));
@@ -50,13 +52,13 @@ public class RetentionPurge {
         vertx.cancelTimer(timer);
     }
 
-    /** Deletes every notification created before now minus the retention; answers how many. */
+    /** Deletes every notification stored before now minus the retention; answers how many. */
     public Uni<Long> purge() {
         return purgeFrom(Instant.now().minus(config.retention()), 0);
     }
 
     private Uni<Long> purgeFrom(Instant cutoff, long sofar) {
-        return store.purgeCreatedBefore(cutoff, CHUNK).chain(deleted -> deleted < CHUNK
+        return store.purgeStoredBefore(cutoff, CHUNK).chain(deleted -> deleted == 0
                 ? Uni.createFrom().item(sofar + deleted)
                 : purgeFrom(cutoff, sofar + deleted));
     }

@@ -9,6 +9,8 @@ import jakarta.inject.Singleton;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import io.outpost.support.store.BoundedPgPool;
+import io.outpost.support.store.StoreConfig;
 import io.smallrye.common.annotation.Identifier;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.pgclient.PgBuilder;
@@ -17,7 +19,8 @@ import io.vertx.sqlclient.PoolOptions;
 
 /**
  * The connections this service opens beside the Quarkus reactive pool, to the same database: the ingest's own
- * small pool and the LISTEN connection of {@link WakeSubscriber}.
+ * small pool and the LISTEN connection of {@link WakeListener}, both bounded like the main pool
+ * ({@link BoundedPgPool}).
  */
 @ApplicationScoped
 public class DatabaseConnections {
@@ -29,20 +32,34 @@ public class DatabaseConnections {
     private final String url;
     private final Optional<String> user;
     private final Optional<String> password;
+    private final StoreConfig store;
 
     public DatabaseConnections(@ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
-            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
+            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password, StoreConfig store) {
         this.url = url;
         this.user = user;
         this.password = password;
+        this.store = store;
     }
 
-    PgConnectOptions options() {
+    private PgConnectOptions options() {
         PgConnectOptions options = PgConnectOptions.fromUri(url.startsWith("vertx-reactive:")
                 ? url.substring("vertx-reactive:".length()) : url).setCachePreparedStatements(true);
         user.ifPresent(options::setUser);
         password.ifPresent(options::setPassword);
+        return options;
+    }
+
+    /**
+     * The LISTEN connection: a connect timeout, but no read-idle timeout (it is quiet between announcements;
+     * {@link WakeListener} checks it itself).
+     */
+    PgConnectOptions listenOptions() {
+        PgConnectOptions options = options();
+        options.setConnectTimeout((int) store.connectTimeout().toMillis());
+        options.setTcpKeepAlive(true);
+        options.addProperty("application_name", WakeListener.APPLICATION_NAME);
         return options;
     }
 
@@ -51,7 +68,7 @@ public class DatabaseConnections {
     @Identifier(INGEST)
     Pool ingestPool(io.vertx.core.Vertx vertx) {
         return Pool.newInstance(PgBuilder.pool().with(new PoolOptions().setMaxSize(INGEST_CONNECTIONS).setName("ingest"))
-                .connectingTo(options()).using(vertx).build());
+                .connectingTo(BoundedPgPool.bound(options(), store)).using(vertx).build());
     }
 
     void close(@Disposes @Identifier(INGEST) Pool pool) {

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -16,6 +17,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.model.api.Notification;
+import io.outpost.support.store.StoreDeadline;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -43,6 +45,8 @@ public class NotificationStore {
      * A whole batch in one statement (one round trip, its own transaction): count each player's rows, bump their
      * {@code player_cursor} rows (locked in player order until commit), number the rows from the bumped values
      * in batch order, insert them skipping repeated ids. The {@code notification_stored} trigger sends the NOTIFY.
+     * {@code stored_at} is read after the player's row lock is held, so it grows with the sequence within a player
+     * and the retention purge, which deletes by it, always removes a prefix.
      */
     private static final String INSERT_BATCH = """
             WITH batch AS (
@@ -56,8 +60,8 @@ public class NotificationStore {
                 RETURNING player_uuid, last_seq),
             numbered AS (SELECT batch.*, row_number() OVER (PARTITION BY p ORDER BY ord) AS rn FROM batch)
             INSERT INTO notification.notification
-                (player_uuid, seq, notification_id, message, svc_url, custom_data, etag, created)
-            SELECT n.p, b.last_seq - c.n + n.rn, n.i, n.m, n.u, n.c::json, n.e, n.t
+                (player_uuid, seq, notification_id, message, svc_url, custom_data, etag, created, stored_at)
+            SELECT n.p, b.last_seq - c.n + n.rn, n.i, n.m, n.u, n.c::json, n.e, n.t, clock_timestamp()
             FROM numbered n JOIN counts c ON c.p = n.p JOIN bumped b ON b.player_uuid = n.p
             ORDER BY n.p, n.rn
             ON CONFLICT (player_uuid, notification_id) DO NOTHING""";
@@ -85,28 +89,41 @@ public class NotificationStore {
                     ELSE pos.last_seq END
                 ORDER BY seq LIMIT $5) n ON true
             ORDER BY n.seq""";
+    /**
+     * Up to $2 players' oldest notifications: for each player with a notification stored before $1, everything up
+     * to and including the last such one in its sequence — always a prefix, never a hole in the middle.
+     */
     private static final String PURGE = """
-            DELETE FROM notification.notification WHERE ctid = ANY(ARRAY(
-                SELECT ctid FROM notification.notification WHERE created < $1 LIMIT $2))""";
+            WITH old AS (
+                SELECT player_uuid, max(seq) AS upto FROM notification.notification
+                WHERE stored_at < $1 GROUP BY player_uuid LIMIT $2)
+            DELETE FROM notification.notification n USING old
+            WHERE n.player_uuid = old.player_uuid AND n.seq <= old.upto""";
+    /** The last sequence handed out to each of the players $1 (players never notified are absent). */
+    private static final String HEADS = """
+            SELECT player_uuid, last_seq FROM notification.player_cursor WHERE player_uuid = ANY($1)""";
 
     private final Pool pool;
     private final Pool ingestPool;
     private final ObjectMapper mapper;
+    private final StoreDeadline deadline;
 
     /**
      * @param pool       reads of the long polls
      * @param ingestPool writes of the ingest, apart so that a burst of polls never delays storing (and waking)
      */
     @Inject
-    public NotificationStore(Pool pool, @Identifier(DatabaseConnections.INGEST) Pool ingestPool, ObjectMapper mapper) {
+    public NotificationStore(Pool pool, @Identifier(DatabaseConnections.INGEST) Pool ingestPool, ObjectMapper mapper,
+            StoreDeadline deadline) {
         this.pool = pool;
         this.ingestPool = ingestPool;
         this.mapper = mapper;
+        this.deadline = deadline;
     }
 
     /** One pool for everything (a second replica in tests). */
-    public NotificationStore(Pool pool, ObjectMapper mapper) {
-        this(pool, pool, mapper);
+    public NotificationStore(Pool pool, ObjectMapper mapper, StoreDeadline deadline) {
+        this(pool, pool, mapper, deadline);
     }
 
     /** Stores a batch in one transaction; within a player, in list order. Idempotent. */
@@ -137,9 +154,12 @@ public class NotificationStore {
         return ingestPool.preparedQuery(INSERT_BATCH).execute(args).replaceWithVoid();
     }
 
-    /** Up to {@code limit} of the player's notifications after sequence {@code seq}, oldest first. */
+    /**
+     * Up to {@code limit} of the player's notifications after sequence {@code seq}, oldest first. Like every read
+     * here, bounded by the query deadline ({@link StoreDeadline}).
+     */
     public Uni<List<StoredNotification>> after(UUID player, long seq, int limit) {
-        return pool.preparedQuery(AFTER).execute(Tuple.of(player, seq, limit)).map(rows -> {
+        return deadline.bound(pool.preparedQuery(AFTER).execute(Tuple.of(player, seq, limit))).map(rows -> {
             List<StoredNotification> page = new ArrayList<>(rows.size());
             for (Row row : rows) {
                 page.add(stored(row));
@@ -159,7 +179,8 @@ public class NotificationStore {
      * @param token          the cursor as a position token (null when it is not one)
      */
     public Uni<Start> start(UUID player, String notificationId, Long token, boolean earliest, int limit) {
-        return pool.preparedQuery(START).execute(Tuple.from(new Object[] { player, notificationId, token, earliest, limit }))
+        return deadline.bound(pool.preparedQuery(START)
+                .execute(Tuple.from(new Object[] { player, notificationId, token, earliest, limit })))
                 .map(rows -> {
                     CursorLookup lookup = null;
                     List<StoredNotification> page = new ArrayList<>();
@@ -175,9 +196,24 @@ public class NotificationStore {
                 });
     }
 
-    /** Deletes up to {@code limit} notifications created before {@code cutoff}; answers how many. */
-    public Uni<Integer> purgeCreatedBefore(Instant cutoff, int limit) {
-        return pool.preparedQuery(PURGE).execute(Tuple.of(cutoff.atOffset(ZoneOffset.UTC), limit))
+    /** The last sequence handed out to each of {@code players}; players never notified are absent. */
+    public Uni<Map<UUID, Long>> heads(List<UUID> players) {
+        return deadline.bound(pool.preparedQuery(HEADS).execute(Tuple.of(players.toArray(UUID[]::new))))
+                .map(rows -> {
+                    Map<UUID, Long> heads = new HashMap<>(rows.size() * 2);
+                    for (Row row : rows) {
+                        heads.put(row.getUUID("player_uuid"), row.getLong("last_seq"));
+                    }
+                    return heads;
+                });
+    }
+
+    /**
+     * For up to {@code players} players, deletes their notifications up to the last one stored before
+     * {@code cutoff} (a prefix of each player's sequence); answers how many notifications were deleted.
+     */
+    public Uni<Integer> purgeStoredBefore(Instant cutoff, int players) {
+        return pool.preparedQuery(PURGE).execute(Tuple.of(cutoff.atOffset(ZoneOffset.UTC), players))
                 .map(rows -> rows.rowCount());
     }
 
