@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import jakarta.inject.Singleton;
 
+import org.apache.kafka.common.record.RecordBatch;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -32,6 +33,9 @@ import io.smallrye.mutiny.Uni;
  */
 @Singleton
 public class NotificationIngest extends ConsumedTopic<NotificationEvent> {
+
+    private static final long EARLIEST_MILLIS = Instant.parse("0001-01-01T00:00:00Z").toEpochMilli();
+    private static final long LATEST_MILLIS = Instant.parse("9999-12-31T23:59:59Z").toEpochMilli();
 
     private final NotificationStore store;
     private final ObjectMapper mapper;
@@ -59,9 +63,19 @@ public class NotificationIngest extends ConsumedTopic<NotificationEvent> {
             NotificationEvent e = consumed.event();
             rows.add(new NewNotification(e.player(), e.notificationId() != null ? e.notificationId() : derivedId(consumed),
                     e.message(), e.svcUrl(), json(e), e.etag(),
-                    e.created() != null ? e.created() : Instant.ofEpochMilli(consumed.timestamp())));
+                    e.created() != null ? e.created() : recordTime(consumed)));
         }
         return store.insert(rows);
+    }
+
+    /**
+     * When an event has no {@code created}: its record's timestamp, unless the record has none (-1) or one no
+     * reader could take (outside years 1..9999) — then the time of ingest.
+     */
+    private static Instant recordTime(Consumed<?> consumed) {
+        long millis = consumed.timestamp();
+        return millis >= EARLIEST_MILLIS && millis <= LATEST_MILLIS && millis != RecordBatch.NO_TIMESTAMP
+                ? Instant.ofEpochMilli(millis) : Instant.now();
     }
 
     /** The same for every delivery of the record, so a re-delivery is recognised as a repeat. */
