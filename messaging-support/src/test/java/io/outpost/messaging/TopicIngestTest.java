@@ -60,7 +60,7 @@ class TopicIngestTest {
                 topic text, source text, message varchar(20) NOT NULL CHECK (message NOT LIKE '%refuse%'),
                 seq bigserial, PRIMARY KEY (topic, source))""";
     private static final String INSERT = """
-            INSERT INTO public.ingest_test (topic, source, message)
+            INSERT INTO %s (topic, source, message)
             SELECT $1, s, m FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS r(s, m, ord) ORDER BY ord
             ON CONFLICT DO NOTHING""";
 
@@ -74,6 +74,8 @@ class TopicIngestTest {
     MeterRegistry meters;
 
     private final TestKafka kafka = new TestKafka();
+    /** The table the store writes to. */
+    private volatile String table = "public.ingest_test";
     /** How many more store calls fail with a serialization failure raised by PostgreSQL itself. */
     private final AtomicInteger healableFailuresLeft = new AtomicInteger();
     private final List<TopicIngest<NotificationEvent>> started = new ArrayList<>();
@@ -113,12 +115,12 @@ class TopicIngestTest {
         }
         String[] sources = batch.stream().map(c -> c.partition() + "/" + c.offset()).toArray(String[]::new);
         String[] messages = batch.stream().map(c -> c.event().message()).toArray(String[]::new);
-        return pool.preparedQuery(INSERT).execute(Tuple.of(topic, sources, messages)).replaceWithVoid();
+        return pool.preparedQuery(INSERT.formatted(table)).execute(Tuple.of(topic, sources, messages)).replaceWithVoid();
     }
 
     private List<String> stored(String topic) {
         List<String> messages = new ArrayList<>();
-        for (Row row : pool.preparedQuery("SELECT message FROM public.ingest_test WHERE topic = $1 ORDER BY seq")
+        for (Row row : pool.preparedQuery("SELECT message FROM " + table + " WHERE topic = $1 ORDER BY seq")
                 .execute(Tuple.of(topic)).await().atMost(Duration.ofSeconds(30))) {
             messages.add(row.getString("message"));
         }
@@ -252,6 +254,27 @@ class TopicIngestTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> second.storedCount() == 1);
         assertThat(stored(topic)).containsExactly("a", "b", "c");
         assertThat(second.storedCount()).isEqualTo(1);
+    }
+
+    @Test
+    void deadLettersAreRepublishedOnceByTheToolAfterTheCauseIsFixed() {
+        String topic = topic();
+        table = "public.ingest_replay";
+        pool.query("DROP TABLE IF EXISTS " + table).execute().await().atMost(Duration.ofSeconds(30));
+        pool.query(TABLE.replace("public.ingest_test", table)).execute().await().atMost(Duration.ofSeconds(30));
+        TopicIngest<NotificationEvent> ingest = ingest(topic, "g-" + topic);
+        kafka.send(topic, PLAYER, event("first"));
+        kafka.send(topic, PLAYER, event("refuse me"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> ingest.deadLetteredCount() == 1);
+
+        String bootstrap = BackingServices.shared().kafkaBootstrapServers();
+        assertThat(DeadLetterTool.list(bootstrap, topic, "store_refused", 10)).isEqualTo(1);
+        pool.query("ALTER TABLE " + table + " DROP CONSTRAINT ingest_replay_message_check").execute()
+                .await().atMost(Duration.ofSeconds(30)); // the fix
+        assertThat(DeadLetterTool.replay(bootstrap, topic, null, "replay-" + topic)).isEqualTo(1);
+        assertThat(DeadLetterTool.replay(bootstrap, topic, null, "replay-" + topic)).isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> stored(topic).size() == 2);
+        assertThat(stored(topic)).containsExactly("first", "refuse me");
     }
 
     private static long committed(Admin admin, String group, String topic) throws Exception {
