@@ -69,7 +69,12 @@ class LongPollTest {
     @Test
     void latestWithoutCursorWaitsForNewNotificationsOnly() throws Exception {
         UUID player = UUID.randomUUID();
+        // "now" is when a poll is admitted: a notification announced after that is delivered even if it was
+        // committed a moment before. A first poll that receives the old ones shows their announcement is past.
+        CompletableFuture<HttpResponse<String>> first = poll(reader(player), "deadline=20");
+        awaitHeld(player);
         Fixture.store(store, player, "old", 3);
+        assertThat(ids(page(first.get()))).containsExactly("old-0", "old-1", "old-2");
         CompletableFuture<HttpResponse<String>> held = poll(reader(player), "deadline=20");
         awaitHeld(player);
         Fixture.store(store, player, "new", 1);
