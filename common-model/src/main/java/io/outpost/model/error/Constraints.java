@@ -1,6 +1,7 @@
 package io.outpost.model.error;
 
 import java.math.BigInteger;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -11,6 +12,11 @@ import java.util.regex.Pattern;
  * {@code out}. Lengths count Unicode code points ("characters"), not UTF-16 units.
  */
 public final class Constraints {
+
+    /** The earliest timestamp accepted (DESIGN §5): PostgreSQL and clients' date libraries agree on 0001..9999. */
+    public static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+    /** The latest timestamp accepted (DESIGN §5). */
+    public static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
     private static final Pattern UUID_TEXT =
             Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
@@ -26,6 +32,73 @@ public final class Constraints {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Refuses a present string holding a character the store cannot keep: U+0000 (PostgreSQL text cannot hold
+     * it) or an unpaired UTF-16 surrogate (not encodable as UTF-8: the driver would silently write {@code ?}).
+     * True when the string is absent or storable.
+     */
+    public static boolean text(List<ErrorDetail> out, List<Object> loc, String value) {
+        if (value == null || storable(value)) {
+            return true;
+        }
+        out.add(ErrorDetail.stringPatternMismatch(loc));
+        return false;
+    }
+
+    /** True when {@code value} holds neither U+0000 nor an unpaired surrogate. */
+    public static boolean storable(String value) {
+        for (int i = 0, n = value.length(); i < n; i++) {
+            char c = value.charAt(i);
+            if (c >= ' ' && c < Character.MIN_SURROGATE) {
+                continue;
+            }
+            if (c == 0 || Character.isLowSurrogate(c)) {
+                return false;
+            }
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 == n || !Character.isLowSurrogate(value.charAt(i + 1))) {
+                    return false;
+                }
+                i++;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@link #text} then {@link #length}: at most one fault for the string; true when it is absent or passes both.
+     */
+    public static boolean text(List<ErrorDetail> out, List<Object> loc, String value, int min, int max) {
+        if (!text(out, loc, value)) {
+            return false;
+        }
+        int before = out.size();
+        length(out, loc, value, min, max);
+        return out.size() == before;
+    }
+
+    /**
+     * Refuses the first unstorable string (value or key) or the first level past {@link StorableJson#MAX_DEPTH}
+     * in a JSON value read as maps and lists or as a {@code JsonNode}; see {@link StorableJson}.
+     */
+    public static boolean json(List<ErrorDetail> out, List<Object> loc, Object value) {
+        ErrorDetail fault = StorableJson.firstFault(loc, value);
+        if (fault == null) {
+            return true;
+        }
+        out.add(fault);
+        return false;
+    }
+
+    /** Refuses a present timestamp outside {@link #EARLIEST}..{@link #LATEST}; true when absent or within. */
+    public static boolean instant(List<ErrorDetail> out, List<Object> loc, Instant value) {
+        if (value == null || !value.isBefore(EARLIEST) && !value.isAfter(LATEST)) {
+            return true;
+        }
+        out.add(ErrorDetail.datetimeParsing(loc));
+        return false;
     }
 
     /** Refuses a present string outside {@code min..max} characters; an absent one passes. */

@@ -72,6 +72,35 @@ public record ErrorDetail(List<Object> loc, String msg, String type) {
         return new ErrorDetail(loc, why, ErrorType.JSON_INVALID.code());
     }
 
+    /** A list with fewer than {@code min} entries. */
+    public static ErrorDetail tooShort(List<Object> loc, int min) {
+        return new ErrorDetail(loc, "List should have at least " + min + " item" + (min == 1 ? "" : "s"),
+                ErrorType.TOO_SHORT.code());
+    }
+
+    /** A list with more than {@code max} entries. */
+    public static ErrorDetail tooLong(List<Object> loc, int max) {
+        return new ErrorDetail(loc, "List should have at most " + max + " item" + (max == 1 ? "" : "s"),
+                ErrorType.TOO_LONG.code());
+    }
+
+    /** A value of the right type that is not acceptable; {@code why} says what would be. */
+    public static ErrorDetail valueError(List<Object> loc, String why) {
+        return new ErrorDetail(loc, "Value error, " + why, ErrorType.VALUE_ERROR.code());
+    }
+
+    /** Text holding a character PostgreSQL cannot keep: U+0000, or half of a UTF-16 surrogate pair. */
+    public static ErrorDetail stringPatternMismatch(List<Object> loc) {
+        return new ErrorDetail(loc, "String should not contain U+0000 or an unpaired surrogate (U+D800..U+DFFF)",
+                ErrorType.STRING_PATTERN_MISMATCH.code());
+    }
+
+    /** A timestamp that does not parse, or lies outside {@link Constraints#EARLIEST}..{@link Constraints#LATEST}. */
+    public static ErrorDetail datetimeParsing(List<Object> loc) {
+        return new ErrorDetail(loc, "Input should be a valid datetime from " + Constraints.EARLIEST + " to "
+                + Constraints.LATEST, ErrorType.DATETIME_PARSING.code());
+    }
+
     /** "loc: msg", the one-line form used as a dead-letter reason. */
     public String describe() {
         return loc.stream().map(String::valueOf).collect(Collectors.joining(".")) + ": " + msg + " [" + type + "]";

@@ -11,7 +11,12 @@ public enum ErrorType {
     UUID_PARSING("uuid_parsing"),
     ENUM("enum"),
     LITERAL_ERROR("literal_error"),
-    JSON_INVALID("json_invalid");
+    JSON_INVALID("json_invalid"),
+    TOO_SHORT("too_short"),
+    TOO_LONG("too_long"),
+    VALUE_ERROR("value_error"),
+    STRING_PATTERN_MISMATCH("string_pattern_mismatch"),
+    DATETIME_PARSING("datetime_parsing");
 
     private final String code;
 

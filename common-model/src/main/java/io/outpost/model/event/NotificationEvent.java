@@ -9,6 +9,7 @@ import java.util.UUID;
 import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 
 import io.outpost.model.error.Constraints;
 import io.outpost.model.error.ErrorDetail;
@@ -26,7 +27,8 @@ public record NotificationEvent(
         @JsonProperty("custom_data") Map<String, Object> customData,
         String etag,
         @JsonProperty("notification_id") String notificationId,
-        @JsonFormat(shape = JsonFormat.Shape.STRING) Instant created) {
+        @JsonFormat(shape = JsonFormat.Shape.STRING)
+        @JsonDeserialize(using = IsoInstantDeserializer.class) Instant created) {
 
     /** Spec §2.2. */
     public static final int MAX_MESSAGE = 4096;
@@ -35,11 +37,17 @@ public record NotificationEvent(
     /** Producer-chosen ids are opaque but bounded, since clients echo them back as exclude_before. */
     public static final int MAX_NOTIFICATION_ID = 128;
 
-    /** Every violation of spec §2.2 and DESIGN §4, located under {@code at}; empty when valid. */
+    /**
+     * Prefix of the long poll's position cursors ({@code pos-<n>}); a producer's id may not start with it, so
+     * that an id can never be read as a position (docs/notifications.md, "Cursor semantics").
+     */
+    public static final String RESERVED_ID_PREFIX = "pos-";
+
+    /** Every violation of spec §2.2 and DESIGN §4/§5, located under {@code at}; empty when valid. */
     public List<ErrorDetail> validate(List<Object> at) {
         List<ErrorDetail> errors = new ArrayList<>();
         List<Object> player = ErrorDetail.loc(at, "player_uuid");
-        if (Constraints.required(errors, player, playerUuid)) {
+        if (Constraints.required(errors, player, playerUuid) && Constraints.text(errors, player, playerUuid)) {
             Constraints.uuid(errors, player, playerUuid);
         }
         errors.addAll(validateContent(at));
@@ -51,11 +59,18 @@ public record NotificationEvent(
         List<ErrorDetail> errors = new ArrayList<>();
         List<Object> messageLoc = ErrorDetail.loc(at, "message");
         if (Constraints.required(errors, messageLoc, message)) {
-            Constraints.length(errors, messageLoc, message, 0, MAX_MESSAGE);
+            Constraints.text(errors, messageLoc, message, 0, MAX_MESSAGE);
         }
-        Constraints.length(errors, ErrorDetail.loc(at, "svc_url"), svcUrl, 1, MAX_SVC_URL);
-        Constraints.length(errors, ErrorDetail.loc(at, "etag"), etag, 1, Integer.MAX_VALUE);
-        Constraints.length(errors, ErrorDetail.loc(at, "notification_id"), notificationId, 1, MAX_NOTIFICATION_ID);
+        Constraints.text(errors, ErrorDetail.loc(at, "svc_url"), svcUrl, 1, MAX_SVC_URL);
+        Constraints.text(errors, ErrorDetail.loc(at, "etag"), etag, 1, Integer.MAX_VALUE);
+        List<Object> id = ErrorDetail.loc(at, "notification_id");
+        if (Constraints.text(errors, id, notificationId, 1, MAX_NOTIFICATION_ID) && notificationId != null
+                && notificationId.startsWith(RESERVED_ID_PREFIX)) {
+            errors.add(ErrorDetail.valueError(id, "notification_id should not start with '" + RESERVED_ID_PREFIX
+                    + "', which is reserved for position cursors"));
+        }
+        Constraints.json(errors, ErrorDetail.loc(at, "custom_data"), customData);
+        Constraints.instant(errors, ErrorDetail.loc(at, "created"), created);
         return errors;
     }
 

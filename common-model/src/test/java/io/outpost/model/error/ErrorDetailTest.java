@@ -14,10 +14,37 @@ class ErrorDetailTest {
     private static final List<Object> AT = loc("query", "field");
 
     @Test
-    void typeVocabularyIsExactlyTheTenCodesOfDesign() {
+    void typeVocabularyIsExactlyTheFifteenCodesOfDesign() {
         assertThat(List.of(ErrorType.values())).extracting(ErrorType::code).containsExactly(
                 "missing", "int_parsing", "greater_than_equal", "less_than_equal", "string_too_short",
-                "string_too_long", "uuid_parsing", "enum", "literal_error", "json_invalid");
+                "string_too_long", "uuid_parsing", "enum", "literal_error", "json_invalid", "too_short", "too_long",
+                "value_error", "string_pattern_mismatch", "datetime_parsing");
+    }
+
+    @Test
+    void listLengthMessagesUseSingularForOne() {
+        assertThat(ErrorDetail.tooShort(AT, 1))
+                .isEqualTo(new ErrorDetail(AT, "List should have at least 1 item", "too_short"));
+        assertThat(ErrorDetail.tooLong(AT, 100))
+                .isEqualTo(new ErrorDetail(AT, "List should have at most 100 items", "too_long"));
+    }
+
+    @Test
+    void valueErrorPrefixesTheReasonLikePydantic() {
+        assertThat(ErrorDetail.valueError(AT, "not a cursor"))
+                .isEqualTo(new ErrorDetail(AT, "Value error, not a cursor", "value_error"));
+    }
+
+    @Test
+    void stringPatternMismatchNamesTheRefusedCharacters() {
+        assertThat(ErrorDetail.stringPatternMismatch(AT)).isEqualTo(new ErrorDetail(AT,
+                "String should not contain U+0000 or an unpaired surrogate (U+D800..U+DFFF)", "string_pattern_mismatch"));
+    }
+
+    @Test
+    void datetimeParsingNamesTheAcceptedRange() {
+        assertThat(ErrorDetail.datetimeParsing(AT)).isEqualTo(new ErrorDetail(AT,
+                "Input should be a valid datetime from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z", "datetime_parsing"));
     }
 
     @Test

@@ -4,6 +4,7 @@ import static io.outpost.model.TestJson.MAPPER;
 import static io.outpost.model.error.ErrorDetail.loc;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -120,5 +121,40 @@ class ConfigTransactionEventValidationTest {
         json.putNull("version");
 
         assertThat(validate(json)).containsExactly(new ErrorDetail(loc("version"), "Field required", "missing"));
+    }
+
+    private static ErrorDetail mismatch(Object... loc) {
+        return new ErrorDetail(List.of(loc), "String should not contain U+0000 or an unpaired surrogate (U+D800..U+DFFF)",
+                "string_pattern_mismatch");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"transaction_id", "sandbox_id", "resource_type", "resource_id", "account_id", "operation",
+        "version_id", "version_name"})
+    void refusesNulInEveryTextFieldBeforeItsOtherChecks(String field) {
+        assertThat(validateWith(field, "x\u0000")).containsExactly(mismatch(field));
+        assertThat(validateWith(field, "\uDC00")).containsExactly(mismatch(field));
+    }
+
+    @Test
+    void refusesNulInVersionKeysAndNestedValues() {
+        ObjectNode value = valid();
+        value.putObject("version").putArray("perms").addObject().put("scope", "a\u0000b");
+        ObjectNode key = valid();
+        key.putObject("version").put("na\u0000me", "x");
+
+        assertThat(validate(value)).containsExactly(mismatch("version", "perms", 0, "scope"));
+        assertThat(validate(key)).containsExactly(mismatch("version", "na\uFFFDme", "[key]"));
+    }
+
+    @Test
+    void acceptsIssuedAtAtBothBoundsAndRefusesOnePast() {
+        assertThat(validateWith("issued_at", "0001-01-01T00:00:00Z")).isEmpty();
+        assertThat(validateWith("issued_at", "9999-12-31T23:59:59Z")).isEmpty();
+        ErrorDetail outside = new ErrorDetail(loc("issued_at"),
+                "Input should be a valid datetime from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z", "datetime_parsing");
+        assertThat(validateWith("issued_at", "0000-12-31T23:59:59Z")).containsExactly(outside);
+        assertThat(validateWith("issued_at", "+10000-01-01T00:00:00Z")).containsExactly(outside);
+        assertThat(validateWith("issued_at", Instant.parse("+300000-01-01T00:00:00Z").toString())).containsExactly(outside);
     }
 }

@@ -3,9 +3,13 @@ package io.outpost.model.event;
 import static io.outpost.model.error.ErrorDetail.loc;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.outpost.model.error.ErrorDetail;
 
@@ -136,5 +140,66 @@ class NotificationEventValidationTest {
         assertThat(event(null, null, null, null, null).validate(List.of("value"))).containsExactly(
                 new ErrorDetail(List.of("value", "player_uuid"), "Field required", "missing"),
                 new ErrorDetail(List.of("value", "message"), "Field required", "missing"));
+    }
+
+    private static ErrorDetail mismatch(Object... loc) {
+        return new ErrorDetail(List.of(loc), "String should not contain U+0000 or an unpaired surrogate (U+D800..U+DFFF)",
+                "string_pattern_mismatch");
+    }
+
+    @Test
+    void refusesNulInEveryTextField() {
+        assertThat(event("\u0000", "a\u0000", "u\u0000", "e\u0000", "i\u0000").validate(List.of("value")))
+                .containsExactly(mismatch("value", "player_uuid"), mismatch("value", "message"),
+                        mismatch("value", "svc_url"), mismatch("value", "etag"), mismatch("value", "notification_id"));
+    }
+
+    @Test
+    void refusesAnUnpairedSurrogateLikeNul() {
+        assertThat(validate("\uD800", null, null, null)).containsExactly(mismatch("message"));
+        assertThat(validate("\uD83D\uDE00", null, null, null)).isEmpty();
+    }
+
+    @Test
+    void refusesNulInCustomDataKeysAndNestedValues() {
+        NotificationEvent keyed = new NotificationEvent(PLAYER, "m", null, Map.of("a\u0000", 1), null, null, null);
+        NotificationEvent nested = new NotificationEvent(PLAYER, "m", null,
+                Map.of("a", List.of(Map.of("b", "\u0000"))), null, null, null);
+
+        assertThat(keyed.validateContent(ITEM)).containsExactly(
+                mismatch("body", "notifications", 3, "custom_data", "a\uFFFD", "[key]"));
+        assertThat(nested.validate(List.of("value"))).containsExactly(
+                mismatch("value", "custom_data", "a", 0, "b"));
+    }
+
+    @Test
+    void acceptsCreatedWithinYearsOneToNineThousandNineHundredNinetyNine() {
+        for (String created : List.of("0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z")) {
+            assertThat(new NotificationEvent(PLAYER, "m", null, null, null, null, Instant.parse(created))
+                    .validate(List.of())).isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "0000-12-31T23:59:59Z", "+10000-01-01T00:00:00Z", "+300000-01-01T00:00:00Z" })
+    void refusesCreatedOutsideTheStoresRange(String created) {
+        assertThat(new NotificationEvent(PLAYER, "m", null, null, null, null, Instant.parse(created))
+                .validate(List.of("value"))).containsExactly(new ErrorDetail(List.of("value", "created"),
+                        "Input should be a valid datetime from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z",
+                        "datetime_parsing"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "pos-5", "pos-", "pos-abc" })
+    void refusesIdsSpelledLikePositionCursors(String id) {
+        assertThat(validate("hi", null, null, id)).containsExactly(new ErrorDetail(loc("notification_id"),
+                "Value error, notification_id should not start with 'pos-', which is reserved for position cursors",
+                "value_error"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "POS-5", "xpos-5", "pos5", "po-5" })
+    void acceptsIdsMerelyResemblingThePrefix(String id) {
+        assertThat(validate("hi", null, null, id)).isEmpty();
     }
 }

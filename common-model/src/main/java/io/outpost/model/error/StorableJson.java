@@ -1,0 +1,123 @@
+package io.outpost.model.error;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Finds the first fault in a JSON value kept as sent ({@code custom_data}, a history {@code version}): a key or
+ * string holding a character the store cannot keep ({@link Constraints#storable}), or nesting deeper than
+ * {@link #MAX_DEPTH}. The walk is iterative, so no depth can exhaust the stack, and in document order, so the
+ * fault reported is the first a reader would meet; one fault per value keeps answers and dead-letter reasons short.
+ *
+ * <p>Where: a string value at its path of keys and indexes ({@code [..., "custom_data", "a", 0]}); a key at the
+ * path of its object, then the key with each refused character replaced by U+FFFD, then {@code "[key]"}
+ * (pydantic's convention) — the key as sent could not even be written into the answer as UTF-8.
+ */
+final class StorableJson {
+
+    /**
+     * Levels of nesting accepted, the value itself being level 1. Far beyond real data, and far enough below
+     * Jackson's limit of 1,000 that the value still serialises inside the pages that carry it.
+     */
+    static final int MAX_DEPTH = 128;
+
+    private static final char REPLACEMENT = '\uFFFD';
+
+    /** One value met on the walk: how it was reached from its parent (key or index) and how deep it sits. */
+    private record Step(Step parent, Object name, boolean key, Object value, int depth) {
+    }
+
+    private StorableJson() {
+    }
+
+    /** The first fault of {@code root} located under {@code loc}; null when it can be stored as it is. */
+    static ErrorDetail firstFault(List<Object> loc, Object root) {
+        Deque<Step> pending = new ArrayDeque<>();
+        pending.push(new Step(null, null, false, root, 1));
+        while (!pending.isEmpty()) {
+            Step step = pending.pop();
+            if (step.key() && !Constraints.storable((String) step.name())) {
+                List<Object> at = path(loc, step.parent());
+                at.add(replaceUnstorable((String) step.name()));
+                at.add("[key]");
+                return ErrorDetail.stringPatternMismatch(at);
+            }
+            Object value = step.value();
+            String text = value instanceof JsonNode node ? node.textValue() : value instanceof String s ? s : null;
+            if (text != null) {
+                if (!Constraints.storable(text)) {
+                    return ErrorDetail.stringPatternMismatch(path(loc, step));
+                }
+                continue;
+            }
+            if (step.depth() > MAX_DEPTH && isContainer(value)) {
+                return ErrorDetail.valueError(path(loc, step), "JSON should be nested at most " + MAX_DEPTH
+                        + " levels deep");
+            }
+            List<Step> children = children(step);
+            Collections.reverse(children);
+            children.forEach(pending::push);
+        }
+        return null;
+    }
+
+    private static boolean isContainer(Object value) {
+        return value instanceof Map || value instanceof List || value instanceof JsonNode node && node.isContainerNode();
+    }
+
+    /** The members of an object or array, in document order; empty for anything else. */
+    private static List<Step> children(Step parent) {
+        List<Step> children = new ArrayList<>();
+        int depth = parent.depth() + 1;
+        Object value = parent.value();
+        if (value instanceof Map<?, ?> map) {
+            map.forEach((k, v) -> children.add(new Step(parent, String.valueOf(k), true, v, depth)));
+        } else if (value instanceof List<?> list) {
+            for (int i = 0; i < list.size(); i++) {
+                children.add(new Step(parent, i, false, list.get(i), depth));
+            }
+        } else if (value instanceof JsonNode node && node.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext();) {
+                Map.Entry<String, JsonNode> field = it.next();
+                children.add(new Step(parent, field.getKey(), true, field.getValue(), depth));
+            }
+        } else if (value instanceof JsonNode node && node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                children.add(new Step(parent, i, false, node.get(i), depth));
+            }
+        }
+        return children;
+    }
+
+    /** {@code loc} followed by the keys and indexes that lead from the root to {@code step}. */
+    private static List<Object> path(List<Object> loc, Step step) {
+        List<Object> names = new ArrayList<>();
+        for (Step s = step; s != null && s.parent() != null; s = s.parent()) {
+            names.add(s.name());
+        }
+        Collections.reverse(names);
+        List<Object> at = new ArrayList<>(loc);
+        at.addAll(names);
+        return at;
+    }
+
+    private static String replaceUnstorable(String key) {
+        StringBuilder out = new StringBuilder(key.length());
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < key.length() && Character.isLowSurrogate(key.charAt(i + 1))) {
+                out.append(c).append(key.charAt(++i));
+            } else {
+                out.append(c == 0 || Character.isSurrogate(c) ? REPLACEMENT : c);
+            }
+        }
+        return out.toString();
+    }
+}
