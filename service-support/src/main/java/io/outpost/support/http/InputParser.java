@@ -13,7 +13,8 @@ import io.vertx.core.http.HttpServerRequest;
  * Parses a request's raw inputs against their limits, collecting every fault before answering. Query values
  * are read from the request itself, not through {@code @RestQuery}: the framework turns {@code ?name=} into
  * null, which would silently drop a filter the client asked for instead of refusing it. Each fault is a 422
- * with the DESIGN §5 {@code loc} and {@code type}, never the framework's 400 or 404.
+ * with the DESIGN §5 {@code loc} and {@code type}, never the framework's 400 or 404. No value that reaches
+ * a caller holds U+0000 ({@code string_pattern_mismatch}), so none can break a query.
  *
  * <pre>
  * InputParser in = new InputParser(request);
@@ -43,20 +44,20 @@ public final class InputParser {
 
     /** An optional integer query parameter within {@code min..max}, or {@code fallback} when absent. */
     public int queryInt(String name, int fallback, int min, int max) {
-        Long value = Constraints.integer(errors, ErrorDetail.loc("query", name), query.get(name), min, max);
+        Long value = Constraints.integer(errors, ErrorDetail.loc("query", name), queryValue(name), min, max);
         return value == null ? fallback : value.intValue();
     }
 
     /** An optional string query parameter of {@code min..max} characters; null when absent. */
     public String queryString(String name, int min, int max) {
-        String raw = query.get(name);
+        String raw = queryValue(name);
         Constraints.length(errors, ErrorDetail.loc("query", name), raw, min, max);
         return raw;
     }
 
     /** An optional query parameter restricted to {@code allowed}, or {@code fallback} when absent. */
     public String queryChoice(String name, List<String> allowed, String fallback) {
-        String raw = query.get(name);
+        String raw = queryValue(name);
         if (raw == null) {
             return fallback;
         }
@@ -66,7 +67,7 @@ public final class InputParser {
 
     /** An optional uuid query parameter; null when absent or refused. */
     public UUID queryUuid(String name) {
-        return Constraints.uuid(errors, ErrorDetail.loc("query", name), query.get(name));
+        return Constraints.uuid(errors, ErrorDetail.loc("query", name), queryValue(name));
     }
 
     /**
@@ -77,7 +78,8 @@ public final class InputParser {
         List<UUID> parsed = new ArrayList<>();
         List<String> items = splitList(query.getAll(name));
         for (int i = 0; i < items.size(); i++) {
-            UUID value = Constraints.uuid(errors, ErrorDetail.loc("query", name, i), items.get(i));
+            List<Object> loc = ErrorDetail.loc("query", name, i);
+            UUID value = Constraints.text(errors, loc, items.get(i)) ? Constraints.uuid(errors, loc, items.get(i)) : null;
             if (value != null) {
                 parsed.add(value);
             }
@@ -90,8 +92,10 @@ public final class InputParser {
         List<Long> parsed = new ArrayList<>();
         List<String> items = splitList(query.getAll(name));
         for (int i = 0; i < items.size(); i++) {
-            Long value = Constraints.integer(errors, ErrorDetail.loc("query", name, i), items.get(i),
-                    Long.MIN_VALUE, Long.MAX_VALUE);
+            List<Object> loc = ErrorDetail.loc("query", name, i);
+            Long value = Constraints.text(errors, loc, items.get(i))
+                    ? Constraints.integer(errors, loc, items.get(i), Long.MIN_VALUE, Long.MAX_VALUE)
+                    : null;
             if (value != null) {
                 parsed.add(value);
             }
@@ -102,17 +106,20 @@ public final class InputParser {
     /** A path parameter that must be a uuid; null when refused. */
     public UUID pathUuid(String name, String raw) {
         List<Object> loc = ErrorDetail.loc("path", name);
-        if (Constraints.required(errors, loc, raw)) {
+        if (Constraints.required(errors, loc, raw) && Constraints.text(errors, loc, raw)) {
             return Constraints.uuid(errors, loc, raw);
         }
         return null;
     }
 
-    /** An optional header of at most {@code max} characters; null when absent. */
+    /**
+     * An optional header of at most {@code max} characters; null when absent or refused. HTTP/1.1 itself cannot
+     * carry U+0000 in a header (the server's decoder refuses the request), but the check holds whatever the
+     * transport.
+     */
     public String header(String name, int max) {
         String raw = headers.get(name);
-        Constraints.length(errors, ErrorDetail.loc("header", name), raw, 0, max);
-        return raw;
+        return Constraints.text(errors, ErrorDetail.loc("header", name), raw, 0, max) ? raw : null;
     }
 
     /** Records a fault found by the caller. */
@@ -133,6 +140,15 @@ public final class InputParser {
         if (!errors.isEmpty()) {
             throw new InvalidInputException(errors);
         }
+    }
+
+    /**
+     * Every query value is read through here: one holding a character the store cannot keep (percent-encoded
+     * {@code %00}) is refused as {@code string_pattern_mismatch} and then treated as absent.
+     */
+    private String queryValue(String name) {
+        String raw = query.get(name);
+        return Constraints.text(errors, ErrorDetail.loc("query", name), raw) ? raw : null;
     }
 
     private static List<String> splitList(List<String> raw) {

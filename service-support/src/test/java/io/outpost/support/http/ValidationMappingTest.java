@@ -6,15 +6,23 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.outpost.testsupport.OutpostTestResource;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 
@@ -27,6 +35,11 @@ class ValidationMappingTest {
 
     private static ValidatableResponse get(String pathAndQuery) {
         return given().when().get(pathAndQuery).then();
+    }
+
+    /** As sent: {@code %00} reaches the service as a percent-encoded NUL. */
+    private static ValidatableResponse getEncoded(String pathAndQuery) {
+        return given().urlEncodingEnabled(false).when().get(pathAndQuery).then();
     }
 
     private static ValidatableResponse post(String body) {
@@ -203,5 +216,67 @@ class ValidationMappingTest {
     @Test
     void wrongMethodIsA405WithAnErrorBody() {
         given().when().delete("/probe").then().statusCode(405).body("error_code", is("method_not_allowed"));
+    }
+
+    private static final String NUL_MSG = "String should not contain U+0000 or an unpaired surrogate (U+D800..U+DFFF)";
+
+    @ParameterizedTest
+    @CsvSource({ "cursor=a%00b,cursor", "name=%00,name", "max_page_size=1%00,max_page_size", "mode=latest%00,mode" })
+    void nulInAQueryValueIsStringPatternMismatchAtThatParameter(String query, String name) {
+        assertSingle(getEncoded(SANDBOX + "?" + query), "string_pattern_mismatch", NUL_MSG, "query", name);
+    }
+
+    @Test
+    void nulInAListElementIsLocatedByItsIndex() {
+        assertSingle(getEncoded(SANDBOX + "?role_ids=0a1b2c3d-0000-4000-8000-000000000001,%00"), "string_pattern_mismatch",
+                NUL_MSG, "query", "role_ids", 1);
+        assertSingle(getEncoded(SANDBOX + "?legacy_role_ids=1&legacy_role_ids=2%00"), "string_pattern_mismatch", NUL_MSG,
+                "query", "legacy_role_ids", 1);
+    }
+
+    @Test
+    void nulInAPathParameterIsStringPatternMismatch() {
+        assertSingle(getEncoded("/probe/3f2b8c1e-0d4a-4c5e-9f6a-1b2c3d4e5f60%00"), "string_pattern_mismatch", NUL_MSG,
+                "path", "sandbox_id");
+    }
+
+    /** Raw request lines: HTTP clients refuse to send a malformed URI at all. */
+    private static String rawGet(String target) throws IOException {
+        try (Socket socket = new Socket("localhost", RestAssured.port)) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The answer's status line and body: one request per connection, so the body ends the stream. */
+    private static void assertRaw(String answer, String status, String body) {
+        assertTrue(answer.startsWith("HTTP/1.1 " + status + " "), answer);
+        assertTrue(answer.endsWith("\r\n\r\n" + body), answer);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { SANDBOX + "?cursor=%zz", SANDBOX + "?cursor=%", SANDBOX + "?cursor=%0",
+        SANDBOX + "?cursor=ok&x=%g0", "/nowhere?cursor=%zz", "/q/health/ready?%" })
+    void malformedPercentEncodingInTheQueryIs422AtQueryOnEveryRoute(String target) throws IOException {
+        assertRaw(rawGet(target), "422", "{\"detail\":[{\"loc\":[\"query\"],"
+                + "\"msg\":\"Invalid query string: Malformed escape pair\",\"type\":\"json_invalid\"}]}");
+    }
+
+    @Test
+    void malformedPercentEncodingInThePathIs422AtPath() throws IOException {
+        assertRaw(rawGet("/probe/%zz?cursor=%zz"), "422", "{\"detail\":[{\"loc\":[\"path\"],"
+                + "\"msg\":\"Invalid path: Malformed escape pair\",\"type\":\"json_invalid\"}]}");
+        assertRaw(rawGet("/probe/{x}"), "422", "{\"detail\":[{\"loc\":[\"path\"],"
+                + "\"msg\":\"Invalid path: Illegal character in path\",\"type\":\"json_invalid\"}]}");
+    }
+
+    @Test
+    void wellFormedPercentEncodingStillDecodes() throws IOException {
+        String answer = rawGet(SANDBOX + "?cursor=%41%2b%2B+b&name=%C3%A9");
+        assertTrue(answer.startsWith("HTTP/1.1 200 ") && answer.contains("\"cursor\":\"A++ b\"")
+                && answer.contains("\"name\":\"\u00e9\""), answer);
     }
 }

@@ -1,0 +1,70 @@
+package io.outpost.support.http;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.List;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.outpost.model.error.ErrorDetail;
+import io.outpost.model.error.ValidationErrorResponse;
+import io.quarkus.vertx.http.runtime.RouteConstants;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Refuses a request whose URI is malformed ({@code ?a=%zz}, {@code ?a=%}, an illegal character) with DESIGN §5's
+ * 422: {@code json_invalid} at {@code ["query"]}, or at {@code ["path"]} when the fault lies before the query.
+ * Quarkus itself refuses exactly these URIs (those {@link URI} cannot parse) with a bodiless 400 before any route
+ * runs, unless {@code vertx.disableURIValidation} is set, which {@link OutpostMain} does; this check, the first
+ * route of every service (health and metrics included), then refuses them instead.
+ */
+@Singleton
+public class RequestUriCheck {
+
+    private final ObjectMapper mapper;
+
+    public RequestUriCheck(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    void install(@Observes Router router) {
+        router.route().order(RouteConstants.ROUTE_ORDER_ACCESS_LOG_HANDLER).handler(this::check);
+    }
+
+    private void check(RoutingContext context) {
+        ErrorDetail fault = fault(context.request().uri());
+        if (fault == null) {
+            context.next();
+            return;
+        }
+        String body;
+        try {
+            body = mapper.writeValueAsString(new ValidationErrorResponse(List.of(fault)));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an error body cannot be written", e);
+        }
+        context.response().setStatusCode(422).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body);
+    }
+
+    /** Why {@code uri} (a request target) is refused; null when it is well formed. */
+    static ErrorDetail fault(String uri) {
+        if (uri == null) {
+            return ErrorDetail.jsonInvalid(ErrorDetail.loc("path"), "Invalid path: absent");
+        }
+        try {
+            new URI(uri);
+            return null;
+        } catch (URISyntaxException e) {
+            int query = uri.indexOf('?');
+            return query >= 0 && e.getIndex() > query
+                    ? ErrorDetail.jsonInvalid(ErrorDetail.loc("query"), "Invalid query string: " + e.getReason())
+                    : ErrorDetail.jsonInvalid(ErrorDetail.loc("path"), "Invalid path: " + e.getReason());
+        }
+    }
+}
