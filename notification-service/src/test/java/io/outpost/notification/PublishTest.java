@@ -71,9 +71,9 @@ class PublishTest {
     void refusesAnEmptyOrOversizedBatch() {
         String token = writer(Permissions.NOTIFICATION_PLAYER_WRITE, null);
         publish(UUID.randomUUID(), token, entries(0)).statusCode(422).body(is("{\"detail\":[{\"loc\":[\"body\","
-                + "\"notifications\"],\"msg\":\"List should have at least 1 item\",\"type\":\"greater_than_equal\"}]}"));
+                + "\"notifications\"],\"msg\":\"List should have at least 1 item\",\"type\":\"too_short\"}]}"));
         publish(UUID.randomUUID(), token, entries(101)).statusCode(422).body(is("{\"detail\":[{\"loc\":[\"body\","
-                + "\"notifications\"],\"msg\":\"List should have at most 100 items\",\"type\":\"less_than_equal\"}]}"));
+                + "\"notifications\"],\"msg\":\"List should have at most 100 items\",\"type\":\"too_long\"}]}"));
         publish(UUID.randomUUID(), token, "{}").statusCode(422).body(is("{\"detail\":[{\"loc\":[\"body\","
                 + "\"notifications\"],\"msg\":\"Field required\",\"type\":\"missing\"}]}"));
     }

@@ -36,11 +36,9 @@ public class PublishService {
             throw new InvalidInputException(ErrorDetail.missing(at));
         }
         if (entries.size() < Limits.PUBLISH_BATCH_MIN) {
-            faults.add(new ErrorDetail(at, "List should have at least " + Limits.PUBLISH_BATCH_MIN + " item",
-                    "greater_than_equal"));
+            faults.add(ErrorDetail.tooShort(at, Limits.PUBLISH_BATCH_MIN));
         } else if (entries.size() > Limits.PUBLISH_BATCH_MAX) {
-            faults.add(new ErrorDetail(at, "List should have at most " + Limits.PUBLISH_BATCH_MAX + " items",
-                    "less_than_equal"));
+            faults.add(ErrorDetail.tooLong(at, Limits.PUBLISH_BATCH_MAX));
         }
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
         List<NotificationEvent> events = new ArrayList<>(entries.size());
