@@ -1,16 +1,19 @@
 package io.outpost.notification.service;
 
+import io.outpost.model.event.NotificationEvent;
 import io.outpost.notification.store.CursorLookup;
 
 /**
  * Cursor semantics (DESIGN §4). A cursor is either the id of a player's notification ("after this one") or a
  * position token {@code pos-<seq>} that stands for "after sequence seq" when no notification was returned and
- * the client sent no usable id. A notification id always wins over a token of the same spelling. A token beyond
- * the player's last sequence is not the player's and counts as unknown.
+ * the client sent no usable id. The two cannot be confused: producer ids starting with {@code pos-} are refused
+ * at the edge (HTTP 422, Kafka dead letter). Only a notification stored before that rule can share a token's
+ * spelling, and it keeps winning, as it did when stored. A token beyond the player's last sequence is not the
+ * player's and counts as unknown.
  */
 final class Cursors {
 
-    static final String TOKEN_PREFIX = "pos-";
+    static final String TOKEN_PREFIX = NotificationEvent.RESERVED_ID_PREFIX;
 
     /** Where a poll starts, and the cursor to answer with when nothing is returned. */
     record Start(long afterSeq, String emptyCursor) {
