@@ -53,7 +53,7 @@ class HistoryValidationTest {
         fault(get(type, Map.of("cursor", "")), "query,cursor", "string_too_short");
         fault(get(type, Map.of("cursor", "A".repeat(129))), "query,cursor", "string_too_long");
         // within the length bound, but not a cursor of this listing
-        fault(get(type, Map.of("cursor", "A".repeat(128))), "query,cursor", "literal_error");
+        fault(get(type, Map.of("cursor", "A".repeat(128))), "query,cursor", "value_error");
     }
 
     @Test

@@ -90,7 +90,8 @@ class IngestTest {
         refused.put(role(sandbox, UUID.randomUUID(), "x").put("legacy_id", "abc").toString(),
                 "value.legacy_id: Input has the wrong type [json_invalid]");
         refused.put(role(sandbox, UUID.randomUUID(), "x").put("issued_at", "yesterday").toString(),
-                "value.issued_at: Input has the wrong type [json_invalid]");
+                "value.issued_at: Input should be a valid datetime from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z "
+                        + "[datetime_parsing]");
         ObjectNode noAccount = role(sandbox, UUID.randomUUID(), "x");
         noAccount.remove("account_id");
         refused.put(noAccount.toString(), "value.account_id: Field required [missing]");

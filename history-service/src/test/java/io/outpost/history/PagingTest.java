@@ -32,8 +32,9 @@ class PagingTest {
     private static final UUID SANDBOX = UUID.randomUUID();
     private static final List<UUID> ROLE_IDS = new ArrayList<>();
     private static final List<ObjectNode> PUBLISHED = new ArrayList<>();
-    static final String FOREIGN_CURSOR = "{\"detail\":[{\"loc\":[\"query\",\"cursor\"],\"msg\":\"Input should be '0' or a "
-            + "cursor returned by this listing with the same sandbox, filters and sort_order\",\"type\":\"literal_error\"}]}";
+    static final String FOREIGN_CURSOR = "{\"detail\":[{\"loc\":[\"query\",\"cursor\"],\"msg\":\"Value error, cursor should "
+            + "be '0' or a page_meta.cursor of this listing, with the same sandbox, filters and sort_order\","
+            + "\"type\":\"value_error\"}]}";
 
     @BeforeEach
     void publishOnce() {

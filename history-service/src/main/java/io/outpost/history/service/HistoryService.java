@@ -11,7 +11,6 @@ import io.outpost.model.Limits;
 import io.outpost.model.api.HistoryPage;
 import io.outpost.model.api.PageMeta;
 import io.outpost.model.error.ErrorDetail;
-import io.outpost.model.error.ErrorType;
 import io.outpost.support.http.InvalidInputException;
 import io.outpost.support.store.StoreDeadline;
 import io.smallrye.mutiny.Uni;
@@ -20,9 +19,8 @@ import io.smallrye.mutiny.Uni;
 @ApplicationScoped
 public class HistoryService {
 
-    static final ErrorDetail FOREIGN_CURSOR = new ErrorDetail(ErrorDetail.loc("query", "cursor"),
-            "Input should be '0' or a cursor returned by this listing with the same sandbox, filters and sort_order",
-            ErrorType.LITERAL_ERROR.code());
+    static final ErrorDetail FOREIGN_CURSOR = ErrorDetail.valueError(ErrorDetail.loc("query", "cursor"),
+            "cursor should be '0' or a page_meta.cursor of this listing, with the same sandbox, filters and sort_order");
 
     private final HistoryReader reader;
     private final CursorCodec cursors;

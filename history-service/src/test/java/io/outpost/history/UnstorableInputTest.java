@@ -1,0 +1,125 @@
+package io.outpost.history;
+
+import static io.outpost.history.HistoryFixture.ROLE;
+import static io.outpost.history.HistoryFixture.awaitTotal;
+import static io.outpost.history.HistoryFixture.kafka;
+import static io.outpost.history.HistoryFixture.page;
+import static io.outpost.history.HistoryFixture.path;
+import static io.outpost.history.HistoryFixture.role;
+import static io.outpost.history.HistoryFixture.token;
+import static io.outpost.history.HistoryFixture.viewer;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.outpost.model.Permissions;
+import io.outpost.model.Topics;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+
+/**
+ * DESIGN §5: what PostgreSQL cannot keep is refused at the edge — a dead letter with its reason from Kafka, a
+ * 422 for a query — and the valid record behind it is stored.
+ */
+@QuarkusTest
+class UnstorableInputTest {
+
+    private static final String NUL = "String should not contain U+0000 or an unpaired surrogate (U+D800..U+DFFF)";
+    private static final String DATETIME =
+            "Input should be a valid datetime from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z";
+
+    /** An event as JSON text with {@code field} replaced by the raw JSON {@code value}. */
+    private static String with(ObjectNode event, String field, String value) {
+        String placeholder = "\"" + field + "\":\"@@\"";
+        return event.put(field, "@@").toString().replace(placeholder, "\"" + field + "\":" + value);
+    }
+
+    @Test
+    void transactionsTheStoreCannotKeepAreDeadLetteredWithTheSameWordsAndTheNextOneIsStored() {
+        UUID sandbox = UUID.randomUUID();
+        String key = sandbox.toString();
+        Map<String, String> refused = new LinkedHashMap<>();
+        for (String field : List.of("transaction_id", "account_id", "version_id", "version_name", "operation",
+                "resource_id")) {
+            refused.put(with(role(sandbox, UUID.randomUUID(), "x"), field, "\"a\\u0000b\""),
+                    "value." + field + ": " + NUL + " [string_pattern_mismatch]");
+        }
+        refused.put(with(role(sandbox, UUID.randomUUID(), "x"), "account_id", "\"\\ud83d\""),
+                "value.account_id: " + NUL + " [string_pattern_mismatch]");
+        refused.put(with(role(sandbox, UUID.randomUUID(), "x"), "version", "{\"name\":\"r\\u0000\"}"),
+                "value.version.name: " + NUL + " [string_pattern_mismatch]");
+        refused.put(with(role(sandbox, UUID.randomUUID(), "x"), "version", "{\"perms\":[{\"a\\u0000\":1}]}"),
+                "value.version.perms.0.a\uFFFD.[key]: " + NUL + " [string_pattern_mismatch]");
+        refused.put(with(role(sandbox, UUID.randomUUID(), "x"), "issued_at", "\"+300000-01-01T00:00:00Z\""),
+                "value.issued_at: " + DATETIME + " [datetime_parsing]");
+        refused.put(with(role(sandbox, UUID.randomUUID(), "x"), "issued_at", "\"10000-01-01T00:00:00Z\""),
+                "value.issued_at: " + DATETIME + " [datetime_parsing]");
+        refused.put(with(role(sandbox, UUID.randomUUID(), "x"), "issued_at", "253402300800"),
+                "value.issued_at: " + DATETIME + " [datetime_parsing]");
+        refused.put(with(role(sandbox, UUID.randomUUID(), "x"), "version",
+                "{\"a\":".repeat(128) + "{}" + "}".repeat(128)),
+                "value.version" + ".a".repeat(128) + ": Value error, JSON should be nested at most 128 levels deep [value_error]");
+        ObjectNode valid = role(sandbox, UUID.randomUUID(), "valid").put("issued_at", "9999-12-31T23:59:59Z");
+        List<Map.Entry<String, String>> records = new ArrayList<>();
+        refused.keySet().forEach(value -> records.add(Map.entry(key, value)));
+        records.add(Map.entry(key, valid.toString()));
+        kafka().sendAll(Topics.SANDBOX_CONFIG_TRANSACTIONS, records);
+
+        awaitTotal(sandbox, ROLE, 1);
+        Map<String, String> reasons = new LinkedHashMap<>();
+        kafka().read(Topics.deadLetter(Topics.SANDBOX_CONFIG_TRANSACTIONS), key, refused.size(), Duration.ofSeconds(60))
+                .forEach(letter -> reasons.put(letter.value(), letter.headers().get(Topics.DLQ_REASON_HEADER)));
+        assertThat(reasons).containsExactlyEntriesOf(refused);
+        var listed = page(sandbox, ROLE, Map.of());
+        assertThat(listed.getString("transactions[0].transaction_id")).isEqualTo(valid.get("transaction_id").asText());
+        assertThat(listed.getString("transactions[0].issued_at")).isEqualTo("9999-12-31T23:59:59Z");
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "name=a%00b, name", "cursor=%00, cursor", "sort_order=asc%00, sort_order", "page_size=5%00, page_size" })
+    void aNulInAQueryValueIs422AtThatParameter(String query, String name) {
+        viewer().urlEncodingEnabled(false).when().get(path(UUID.randomUUID(), ROLE) + "?" + query).then()
+                .statusCode(422).body(equalTo("{\"detail\":[{\"loc\":[\"query\",\"" + name + "\"],\"msg\":\"" + NUL
+                        + "\",\"type\":\"string_pattern_mismatch\"}]}"));
+    }
+
+    @Test
+    void aNulInAnIdListOrThePathIs422AtIt() {
+        viewer().urlEncodingEnabled(false).when().get(path(UUID.randomUUID(), ROLE) + "?role_ids=%00&legacy_role_ids=1,%00")
+                .then().statusCode(422).body(equalTo("{\"detail\":[{\"loc\":[\"query\",\"role_ids\",0],\"msg\":\""
+                        + NUL + "\",\"type\":\"string_pattern_mismatch\"},{\"loc\":[\"query\",\"legacy_role_ids\",1],"
+                        + "\"msg\":\"" + NUL + "\",\"type\":\"string_pattern_mismatch\"}]}"));
+        viewer().urlEncodingEnabled(false).when().get("/v1/history/sandbox/" + UUID.randomUUID() + "%00/role").then()
+                .statusCode(422).body(equalTo("{\"detail\":[{\"loc\":[\"path\",\"sandbox_id\"],\"msg\":\"" + NUL
+                        + "\",\"type\":\"string_pattern_mismatch\"}]}"));
+    }
+
+    @Test
+    void aMalformedQueryStringIs422AtQuery() throws IOException {
+        try (Socket socket = new Socket("localhost", RestAssured.port)) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET " + path(UUID.randomUUID(), ROLE) + "?name=%zz HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Authorization: Bearer " + token(Permissions.SANDBOX_CONFIG_VIEW) + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(answer).startsWith("HTTP/1.1 422 ").endsWith("\r\n\r\n{\"detail\":[{\"loc\":[\"query\"],"
+                    + "\"msg\":\"Invalid query string: Malformed escape pair\",\"type\":\"json_invalid\"}]}");
+        }
+    }
+}
