@@ -1,9 +1,10 @@
 package io.outpost.history.service;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.UUID;
 import java.util.stream.Collectors;
+
+import io.outpost.history.store.NameFold;
 
 /**
  * A listing as the client asked for it (already validated).
@@ -22,9 +23,9 @@ public record HistoryRequest(UUID sandboxId, String resourceType, List<UUID> res
         legacyIds = List.copyOf(legacyIds);
     }
 
-    /** Lower-cased as compared (case-insensitive), null when there is no name filter. */
+    /** The name filter folded as stored names are ({@link NameFold}), null when there is none. */
     public String nameContains() {
-        return name == null ? null : name.toLowerCase(Locale.ROOT);
+        return name == null ? null : NameFold.fold(name);
     }
 
     /**

@@ -29,9 +29,9 @@ public class HistoryReader {
             + "version_name, version::text AS version";
 
     private static final String NAMES = """
-            SELECT name_lower, count(*) OVER () AS names, sum(total) OVER () AS matches
+            SELECT name_folded, count(*) OVER () AS names, sum(total) OVER () AS matches
             FROM history.name_total
-            WHERE sandbox_id = $1 AND resource_type = $2 AND name_lower LIKE '%' || lower($3) || '%'
+            WHERE sandbox_id = $1 AND resource_type = $2 AND name_folded LIKE '%' || $3 || '%'
             LIMIT $4
             """;
 
@@ -75,7 +75,7 @@ public class HistoryReader {
             long nameCount = 0;
             long matches = 0;
             for (Row row : result) {
-                names.add(row.getString("name_lower"));
+                names.add(row.getString("name_folded"));
                 nameCount = row.getLong("names");
                 matches = row.getLong("matches");
             }
@@ -133,11 +133,11 @@ public class HistoryReader {
         if (names != null && names.byValue()) {
             // few, sparse matches: one index range per name
             params.add(names.names().toArray(String[]::new));
-            sql.append(" AND name_lower = ANY($").append(params.size()).append(')');
+            sql.append(" AND name_folded = ANY($").append(params.size()).append(')');
         } else if (query.nameContains() != null) {
             // many or dense matches: walking the sandbox in id order meets the page's rows soon
             params.add(likeLiteral(query.nameContains()));
-            sql.append(" AND name_lower LIKE '%' || lower($").append(params.size()).append(") || '%'");
+            sql.append(" AND name_folded LIKE '%' || $").append(params.size()).append(" || '%'");
         }
     }
 

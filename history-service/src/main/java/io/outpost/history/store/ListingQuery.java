@@ -8,7 +8,7 @@ import java.util.UUID;
  *
  * @param resourceIds  match {@code resource_id} (empty: any)
  * @param legacyIds    match {@code legacy_id} (empty: any)
- * @param nameContains lower-case substring of the role's name (null: any)
+ * @param nameContains substring of the role's name, folded by {@link NameFold} (null: any)
  * @param after        exclusive keyset position in the requested order (null: from the first)
  * @param limit        rows wanted
  */

@@ -34,23 +34,25 @@ public class TransactionStore {
     private static final String APPEND = """
             WITH input AS (
                 SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                                     $7::text[], $8::text[], $9::text[], $10::text[], $11::text[]) WITH ORDINALITY
-                    AS i(transaction_id, sandbox_id, resource_type, resource_id, legacy_id, account_id, issued_at,
-                         operation, version_id, version_name, version, ord)
+                                     $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
+                    WITH ORDINALITY AS i(transaction_id, sandbox_id, resource_type, resource_id, legacy_id, account_id,
+                         issued_at, operation, version_id, version_name, version, name_folded, ord)
             ), inserted AS (
                 INSERT INTO history.config_transaction (sandbox_id, resource_type, resource_id, legacy_id,
-                        transaction_id, account_id, issued_at, operation, version_id, version_name, version)
+                        transaction_id, account_id, issued_at, operation, version_id, version_name, version,
+                        name_folded)
                 SELECT sandbox_id::uuid, resource_type, resource_id::uuid, legacy_id::bigint, transaction_id,
-                       account_id, issued_at::timestamptz, operation, version_id, version_name, version::jsonb
+                       account_id, issued_at::timestamptz, operation, version_id, version_name, version::jsonb,
+                       name_folded
                 FROM input ORDER BY ord
                 -- a transaction stored before, or earlier in this batch, is skipped (its id is left unused)
                 ON CONFLICT (transaction_id) DO NOTHING
-                RETURNING sandbox_id, resource_type, name_lower
+                RETURNING sandbox_id, resource_type, name_folded
             ), names AS (
-                INSERT INTO history.name_total AS n (sandbox_id, resource_type, name_lower, total)
-                SELECT sandbox_id, resource_type, name_lower, count(*) FROM inserted WHERE name_lower IS NOT NULL
-                GROUP BY sandbox_id, resource_type, name_lower
-                ON CONFLICT (sandbox_id, resource_type, name_lower) DO UPDATE SET total = n.total + excluded.total
+                INSERT INTO history.name_total AS n (sandbox_id, resource_type, name_folded, total)
+                SELECT sandbox_id, resource_type, name_folded, count(*) FROM inserted WHERE name_folded IS NOT NULL
+                GROUP BY sandbox_id, resource_type, name_folded
+                ON CONFLICT (sandbox_id, resource_type, name_folded) DO UPDATE SET total = n.total + excluded.total
             ), tallies AS (
                 INSERT INTO history.listing_total AS t (sandbox_id, resource_type, total)
                 SELECT sandbox_id, resource_type, count(*) FROM inserted GROUP BY sandbox_id, resource_type
@@ -81,7 +83,7 @@ public class TransactionStore {
      */
     public Uni<Integer> append(SqlConnection connection, List<ConfigTransactionEvent> events) {
         int n = events.size();
-        String[][] columns = new String[11][n];
+        String[][] columns = new String[12][n];
         Set<String> sandboxes = new LinkedHashSet<>();
         for (int i = 0; i < n; i++) {
             ConfigTransactionEvent e = events.get(i);
@@ -98,6 +100,7 @@ public class TransactionStore {
             columns[8][i] = e.versionId();
             columns[9][i] = e.versionName();
             columns[10][i] = json(e);
+            columns[11][i] = NameFold.ofVersion(e.version());
         }
         Tuple lock = Tuple.tuple().addArrayOfString(sandboxes.toArray(String[]::new));
         Tuple rows = Tuple.tuple();
