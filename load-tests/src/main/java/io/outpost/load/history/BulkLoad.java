@@ -44,7 +44,8 @@ final class BulkLoad {
             s.execute("SET LOCAL synchronous_commit = off");
             s.execute("""
                     INSERT INTO history.config_transaction (sandbox_id, resource_type, resource_id, legacy_id,
-                            transaction_id, account_id, issued_at, operation, version_id, version_name, version)
+                            transaction_id, account_id, issued_at, operation, version_id, version_name, version,
+                            name_folded)
                     SELECT '%s'::uuid,
                            CASE WHEN i %% 10 = 0 THEN 'match-making-profile-list' ELSE 'role' END,
                            md5('role' || (i %% %d))::uuid,
@@ -58,9 +59,11 @@ final class BulkLoad {
                            jsonb_build_object('id', md5('role' || (i %% %d))::uuid,
                                    'name', 'Role ' || (i %% %d) || ' ' || (ARRAY['admin', 'moderator', 'viewer', 'ops'])[i %% 4 + 1],
                                    'permissions', jsonb_build_array('sandbox:config:view', 'game:item:' || (i %% 97)),
-                                   'priority', i %% 100)
+                                   'priority', i %% 100),
+                           -- the store folds names in Java (NameFold); for these ASCII names that is lower()
+                           lower('Role ' || (i %% %d) || ' ' || (ARRAY['admin', 'moderator', 'viewer', 'ops'])[i %% 4 + 1])
                     FROM generate_series(1, %d) AS i
-                    """.formatted(sandbox, ROLES, ROLES, ROLES, ROLES, rows));
+                    """.formatted(sandbox, ROLES, ROLES, ROLES, ROLES, ROLES, rows));
             s.execute("""
                     INSERT INTO history.listing_total AS t (sandbox_id, resource_type, total)
                     SELECT sandbox_id, resource_type, count(*) FROM history.config_transaction
@@ -68,10 +71,10 @@ final class BulkLoad {
                     ON CONFLICT (sandbox_id, resource_type) DO UPDATE SET total = excluded.total
                     """.formatted(sandbox));
             s.execute("""
-                    INSERT INTO history.name_total AS n (sandbox_id, resource_type, name_lower, total)
-                    SELECT sandbox_id, resource_type, name_lower, count(*) FROM history.config_transaction
-                    WHERE sandbox_id = '%s' AND name_lower IS NOT NULL GROUP BY 1, 2, 3
-                    ON CONFLICT (sandbox_id, resource_type, name_lower) DO UPDATE SET total = excluded.total
+                    INSERT INTO history.name_total AS n (sandbox_id, resource_type, name_folded, total)
+                    SELECT sandbox_id, resource_type, name_folded, count(*) FROM history.config_transaction
+                    WHERE sandbox_id = '%s' AND name_folded IS NOT NULL GROUP BY 1, 2, 3
+                    ON CONFLICT (sandbox_id, resource_type, name_folded) DO UPDATE SET total = excluded.total
                     """.formatted(sandbox));
         }
         db.commit();
