@@ -57,31 +57,47 @@ class LateCommitTest {
         return rows.stream().map(r -> r.transaction().versionId()).toList();
     }
 
+    /** A writer's transaction that has appended {@code events} and stays open until {@code release} completes. */
+    private record Held(CompletableFuture<Integer> appended, CompletableFuture<Void> release) {
+        int commit() {
+            release.complete(null);
+            return appended.join();
+        }
+    }
+
+    private Held holdOpen(List<ConfigTransactionEvent> events) {
+        CompletableFuture<Void> drawn = new CompletableFuture<>();
+        CompletableFuture<Void> release = new CompletableFuture<>();
+        CompletableFuture<Integer> appended = pool.withTransaction(connection -> store.append(connection, events)
+                .invoke(() -> drawn.complete(null)).call(() -> Uni.createFrom().completionStage(release)))
+                .subscribeAsCompletionStage();
+        await().atMost(Duration.ofSeconds(10)).until(drawn::isDone);
+        return new Held(appended, release);
+    }
+
+    /** Whether {@code append} is still waiting after a second: all a writer without the lock needs to commit. */
+    private static boolean stillWaiting(CompletableFuture<Integer> append) {
+        try {
+            await().atMost(Duration.ofSeconds(1)).until(append::isDone);
+        } catch (ConditionTimeoutException expected) {
+            // waiting for the held writer
+        }
+        return !append.isDone();
+    }
+
     @Test
     void readerNeverSkipsATransactionThatCommitsLate() {
         UUID sandbox = UUID.randomUUID();
         store.append(List.of(event(sandbox, "first"))).await().atMost(Duration.ofSeconds(10));
         List<StoredTransaction> seen = new ArrayList<>(read(sandbox, true, null));
 
-        CompletableFuture<Void> drawn = new CompletableFuture<>();
-        CompletableFuture<Void> release = new CompletableFuture<>();
-        CompletableFuture<Integer> early = pool.withTransaction(connection -> store.append(connection,
-                List.of(event(sandbox, "early"))).invoke(() -> drawn.complete(null))
-                .call(() -> Uni.createFrom().completionStage(release))).subscribeAsCompletionStage();
-        await().atMost(Duration.ofSeconds(10)).until(drawn::isDone);
+        Held early = holdOpen(List.of(event(sandbox, "early")));
         CompletableFuture<Integer> late = store.append(List.of(event(sandbox, "late"))).subscribeAsCompletionStage();
-        try {
-            // give a store without the per-sandbox lock every chance to commit "late" first
-            await().atMost(Duration.ofSeconds(1)).until(late::isDone);
-        } catch (ConditionTimeoutException expected) {
-            // with the lock, "late" waits for "early"
-        }
-        boolean lateWaited = !late.isDone();
+        boolean lateWaited = stillWaiting(late);
         List<StoredTransaction> top = read(sandbox, false, null);
         seen.addAll(read(sandbox, true, seen.get(seen.size() - 1).position()));
 
-        release.complete(null);
-        assertThat(early.join()).isEqualTo(1);
+        assertThat(early.commit()).isEqualTo(1);
         assertThat(late.join()).isEqualTo(1);
         seen.addAll(read(sandbox, true, seen.get(seen.size() - 1).position()));
         List<StoredTransaction> belowTop = read(sandbox, false, top.get(top.size() - 1).position());
@@ -99,17 +115,48 @@ class LateCommitTest {
 
     @Test
     void writersOfOtherSandboxesDoNotWait() {
-        UUID sandbox = UUID.randomUUID();
-        CompletableFuture<Void> drawn = new CompletableFuture<>();
-        CompletableFuture<Void> release = new CompletableFuture<>();
-        CompletableFuture<Integer> holding = pool.withTransaction(connection -> store.append(connection,
-                List.of(event(sandbox, "held"))).invoke(() -> drawn.complete(null))
-                .call(() -> Uni.createFrom().completionStage(release))).subscribeAsCompletionStage();
-        await().atMost(Duration.ofSeconds(10)).until(drawn::isDone);
+        Held holding = holdOpen(List.of(event(UUID.randomUUID(), "held")));
         UUID other = UUID.randomUUID();
         assertThat(store.append(List.of(event(other, "free"))).await().atMost(Duration.ofSeconds(10))).isEqualTo(1);
-        release.complete(null);
-        assertThat(holding.join()).isEqualTo(1);
+        assertThat(holding.commit()).isEqualTo(1);
         assertThat(names(read(other, true, null))).containsExactly("v-free");
+    }
+
+    private static List<ConfigTransactionEvent> oneEachIn(List<UUID> sandboxes, String id) {
+        return sandboxes.stream().map(sandbox -> event(sandbox, id)).toList();
+    }
+
+    private static List<UUID> sandboxes(int count) {
+        List<UUID> sandboxes = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            sandboxes.add(UUID.randomUUID());
+        }
+        return sandboxes;
+    }
+
+    @Test
+    void aBatchSpanningThousandsOfSandboxesTakesNoMoreLocksThanTheDefaultLockTableAllowsPerConnection() {
+        List<UUID> sandboxes = sandboxes(3000);
+        long locks = pool.withTransaction(connection -> store.append(connection, oneEachIn(sandboxes, "wide"))
+                .chain(() -> connection.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                        + "AND pid = pg_backend_pid()").execute())
+                .map(rows -> rows.iterator().next().getLong(0))).await().atMost(Duration.ofSeconds(30));
+        // max_locks_per_transaction defaults to 64
+        assertThat(locks).isBetween(1L, 64L);
+        assertThat(names(read(sandboxes.get(0), true, null))).containsExactly("v-wide");
+        assertThat(names(read(sandboxes.get(2999), true, null))).containsExactly("v-wide");
+    }
+
+    @Test
+    void aWideBatchStillMakesTheNextWriterOfEachOfItsSandboxesWait() {
+        List<UUID> sandboxes = sandboxes(200);
+        UUID sandbox = sandboxes.get(137);
+        Held wide = holdOpen(oneEachIn(sandboxes, "wide"));
+        CompletableFuture<Integer> late = store.append(List.of(event(sandbox, "late"))).subscribeAsCompletionStage();
+        boolean lateWaited = stillWaiting(late);
+        assertThat(wide.commit()).isEqualTo(200);
+        assertThat(late.join()).isEqualTo(1);
+        assertThat(names(read(sandbox, true, null))).containsExactly("v-wide", "v-late");
+        assertThat(lateWaited).as("the next writer of a sandbox of the wide batch waited for its commit").isTrue();
     }
 }

@@ -1,8 +1,8 @@
 package io.outpost.history.store;
 
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,12 +23,28 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class TransactionStore {
 
-    /** Seed of the advisory-lock key of a sandbox's writers (keeps it apart from other users of the lock space). */
+    /** Seed of the advisory-lock keys of sandbox writers (keeps them apart from other users of the lock space). */
     private static final int LOCK_SEED = 0x4849_5354; // "HIST"
+    /** Slots every sandbox hashes to; a batch locks at most this many slots. */
+    static final int LOCK_SLOTS = 32;
+    /** A batch of at most this many sandboxes locks each of them (and their slots, shared); a larger one its slots. */
+    static final int LOCKED_ONE_BY_ONE = 16;
 
-    private static final String LOCK_SANDBOXES = """
-            SELECT pg_advisory_xact_lock(hashtextextended(s, %d))
-            FROM (SELECT DISTINCT unnest($1::text[]) AS s ORDER BY 1) AS sandboxes
+    /**
+     * The writer locks of a batch, held until its transaction ends: slots shared ($1) then sandboxes ($3), or
+     * slots alone but exclusive ($2); each kind in ascending order, so that no two writers wait on each other.
+     * Writers of one sandbox always conflict: on the sandbox, or on its slot (exclusive against shared or
+     * exclusive). Writers of different sandboxes wait only when one of them is a large batch sharing a slot.
+     */
+    private static final String LOCK = """
+            SELECT count(*) AS taken FROM (
+                SELECT pg_advisory_xact_lock_shared(%1$d, s) FROM (SELECT unnest($1::int[]) AS s ORDER BY 1) AS shared
+                UNION ALL
+                SELECT pg_advisory_xact_lock(%1$d, s) FROM (SELECT unnest($2::int[]) AS s ORDER BY 1) AS exclusive
+                UNION ALL
+                SELECT pg_advisory_xact_lock(hashtextextended(s, %1$d))
+                FROM (SELECT unnest($3::text[]) AS s ORDER BY 1) AS sandboxes
+            ) AS locks
             """.formatted(LOCK_SEED);
 
     private static final String APPEND = """
@@ -78,19 +94,21 @@ public class TransactionStore {
     }
 
     /**
-     * Appends within the caller's transaction. The sandboxes' writer locks are taken first and held until that
-     * transaction ends, so ids are drawn in commit order within each sandbox.
+     * Appends within the caller's transaction. The batch's writer locks ({@link #LOCK}) are taken first and held
+     * until that transaction ends, so ids are drawn in commit order within each sandbox; a batch takes at most
+     * {@value #LOCK_SLOTS} advisory locks, whatever the number of its sandboxes (PostgreSQL's lock table holds
+     * 64 per connection by default).
      */
     public Uni<Integer> append(SqlConnection connection, List<ConfigTransactionEvent> events) {
         int n = events.size();
         String[][] columns = new String[12][n];
-        Set<String> sandboxes = new LinkedHashSet<>();
+        Set<UUID> sandboxes = new TreeSet<>();
         for (int i = 0; i < n; i++) {
             ConfigTransactionEvent e = events.get(i);
-            String sandbox = UUID.fromString(e.sandboxId()).toString();
+            UUID sandbox = UUID.fromString(e.sandboxId());
             sandboxes.add(sandbox);
             columns[0][i] = e.transactionId();
-            columns[1][i] = sandbox;
+            columns[1][i] = sandbox.toString();
             columns[2][i] = e.resourceType();
             columns[3][i] = e.resourceId();
             columns[4][i] = e.legacyId() == null ? null : e.legacyId().toString();
@@ -102,14 +120,28 @@ public class TransactionStore {
             columns[10][i] = json(e);
             columns[11][i] = NameFold.ofVersion(e.version());
         }
-        Tuple lock = Tuple.tuple().addArrayOfString(sandboxes.toArray(String[]::new));
         Tuple rows = Tuple.tuple();
         for (String[] column : columns) {
             rows.addArrayOfString(column);
         }
-        return connection.preparedQuery(LOCK_SANDBOXES).execute(lock)
+        return connection.preparedQuery(LOCK).execute(locks(sandboxes))
                 .chain(() -> connection.preparedQuery(APPEND).execute(rows))
                 .map(result -> result.iterator().next().getLong("appended").intValue());
+    }
+
+    /** The parameters of {@link #LOCK} for a batch writing {@code sandboxes}. */
+    private static Tuple locks(Set<UUID> sandboxes) {
+        Integer[] slots = sandboxes.stream().map(TransactionStore::slot).distinct().toArray(Integer[]::new);
+        Integer[] none = new Integer[0];
+        if (sandboxes.size() > LOCKED_ONE_BY_ONE) {
+            return Tuple.of(none, slots, new String[0]);
+        }
+        return Tuple.of(slots, none, sandboxes.stream().map(UUID::toString).toArray(String[]::new));
+    }
+
+    /** The lock slot of a sandbox: the same on every replica and version (UUID's hash is specified). */
+    static int slot(UUID sandbox) {
+        return Math.floorMod(sandbox.hashCode(), LOCK_SLOTS);
     }
 
     private String json(ConfigTransactionEvent event) {
