@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -84,8 +83,7 @@ final class StorableJson {
                 children.add(new Step(parent, i, false, list.get(i), depth));
             }
         } else if (value instanceof JsonNode node && node.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext();) {
-                Map.Entry<String, JsonNode> field = it.next();
+            for (Map.Entry<String, JsonNode> field : node.properties()) {
                 children.add(new Step(parent, field.getKey(), true, field.getValue(), depth));
             }
         } else if (value instanceof JsonNode node && node.isArray()) {
