@@ -121,6 +121,26 @@ class UnstorableInputTest {
     }
 
     @Test
+    void publishRefusesAPlayerUuidHoldingNulAsUnstorableAndANotificationTooLargeForKafka() throws Exception {
+        UUID player = UUID.randomUUID();
+        publish(player, "{\"notifications\":[{\"player_uuid\":\"" + player + "\\u0000\",\"message\":\"m\"}]}")
+                .statusCode(422).body(is("{\"detail\":[" + fault(NUL, "string_pattern_mismatch", "body", "notifications",
+                        0, "player_uuid") + "]}"));
+        String big = "x".repeat(1_000_000);
+        publish(player, "{\"notifications\":[{\"message\":\"fits\"},{\"message\":\"m\",\"custom_data\":{\"b\":\"" + big
+                + "\"}}]}").statusCode(422).body("detail", org.hamcrest.Matchers.hasSize(1))
+                .body("detail[0].loc", org.hamcrest.Matchers.contains("body", "notifications", 1))
+                .body("detail[0].type", is("value_error"))
+                .body("detail[0].msg", org.hamcrest.Matchers.matchesPattern(
+                        "Value error, Notification should be at most 1000000 bytes as JSON, not 1000[0-9]{3}"));
+        publish(player, "{\"notifications\":[{\"message\":\"m\",\"notification_id\":\"just-fits\",\"custom_data\":"
+                + "{\"b\":\"" + "x".repeat(900_000) + "\"}}]}").statusCode(202);
+        NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
+                "offset_reset_strategy=earliest&deadline=0").get()), p -> !p.notifications().isEmpty());
+        assertThat(ids(page)).containsExactly("just-fits");
+    }
+
+    @Test
     void publishRefusesATimestampThatDoesNotParseAndJsonPastTheParsersLimits() {
         UUID player = UUID.randomUUID();
         for (String created : List.of("\"yesterday\"", "\"2026-02-30T00:00:00Z\"", "1700000000", "1e400")) {

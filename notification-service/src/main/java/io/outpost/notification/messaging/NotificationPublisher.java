@@ -56,10 +56,26 @@ public class NotificationPublisher {
     }
 
     /**
-     * Sends every event (each with its player set) and completes once all are acknowledged; fails at once while
-     * the cluster is known to be unreachable.
+     * The largest record value published, in bytes of JSON: below Kafka's default limit of 1 MiB per record
+     * (key and headers included), so a notification the endpoint accepts is one Kafka accepts, and its dead
+     * letter fits too should the ingest refuse it.
      */
-    public Uni<Void> publish(List<NotificationEvent> events) {
+    public static final int MAX_VALUE_BYTES = 1_000_000;
+
+    /** The record value of {@code event}: its JSON. */
+    public String value(NotificationEvent event) {
+        try {
+            return mapper.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("a notification read from JSON cannot be written back", e);
+        }
+    }
+
+    /**
+     * Sends every event (each with its player set; {@code values} their {@link #value}s) and completes once all
+     * are acknowledged; fails at once while the cluster is known to be unreachable.
+     */
+    public Uni<Void> publish(List<NotificationEvent> events, List<String> values) {
         if (!kafka.reachable()) {
             // answered at once rather than after publish-timeout: the cluster did not answer the last check
             return Uni.createFrom().failure(new PublishFailedException(
@@ -68,16 +84,9 @@ public class NotificationPublisher {
         }
         Uni<Void> sent = Uni.createFrom().emitter(emitter -> {
             AtomicInteger pending = new AtomicInteger(events.size());
-            for (NotificationEvent event : events) {
-                String value;
-                try {
-                    value = mapper.writeValueAsString(event);
-                } catch (JsonProcessingException e) {
-                    emitter.fail(e);
-                    return;
-                }
+            for (int i = 0; i < events.size(); i++) {
                 // send() may block while metadata is fetched: this runs on a worker thread
-                producer.send(new ProducerRecord<>(Topics.PLAYER_NOTIFICATIONS, event.playerUuid(), value),
+                producer.send(new ProducerRecord<>(Topics.PLAYER_NOTIFICATIONS, events.get(i).playerUuid(), values.get(i)),
                         (metadata, failure) -> {
                             if (failure != null) {
                                 emitter.fail(failure);

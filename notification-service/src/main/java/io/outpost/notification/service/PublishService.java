@@ -1,5 +1,6 @@
 package io.outpost.notification.service;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.outpost.model.Limits;
+import io.outpost.model.error.Constraints;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.event.NotificationEvent;
 import io.outpost.notification.messaging.NotificationPublisher;
@@ -50,16 +52,30 @@ public class PublishService {
                 continue;
             }
             faults.addAll(entry.validateContent(loc));
-            if (entry.playerUuid() != null && !entry.playerUuid().equalsIgnoreCase(player.toString())) {
-                faults.add(ErrorDetail.literal(ErrorDetail.loc(loc, "player_uuid"), player.toString()));
+            List<Object> playerLoc = ErrorDetail.loc(loc, "player_uuid");
+            if (Constraints.text(faults, playerLoc, entry.playerUuid()) && entry.playerUuid() != null
+                    && !entry.playerUuid().equalsIgnoreCase(player.toString())) {
+                faults.add(ErrorDetail.literal(playerLoc, player.toString()));
             }
             events.add(new NotificationEvent(player.toString(), entry.message(), entry.svcUrl(), entry.customData(),
                     entry.etag(), entry.notificationId() != null ? entry.notificationId() : UUID.randomUUID().toString(),
                     entry.created() != null ? entry.created() : now));
         }
+        List<String> values = new ArrayList<>(events.size());
+        if (faults.isEmpty()) {
+            for (int i = 0; i < events.size(); i++) {
+                String value = publisher.value(events.get(i));
+                int bytes = value.getBytes(StandardCharsets.UTF_8).length;
+                if (bytes > NotificationPublisher.MAX_VALUE_BYTES) {
+                    faults.add(ErrorDetail.valueError(ErrorDetail.loc(at, i), "Notification should be at most "
+                            + NotificationPublisher.MAX_VALUE_BYTES + " bytes as JSON, not " + bytes));
+                }
+                values.add(value);
+            }
+        }
         if (!faults.isEmpty()) {
             throw new InvalidInputException(faults);
         }
-        return publisher.publish(events).replaceWith(events.stream().map(NotificationEvent::notificationId).toList());
+        return publisher.publish(events, values).replaceWith(events.stream().map(NotificationEvent::notificationId).toList());
     }
 }
