@@ -2,6 +2,7 @@ package io.outpost.messaging;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Properties;
 import java.util.concurrent.Future;
 
@@ -24,6 +25,14 @@ import io.outpost.model.Topics;
 public final class DeadLetters implements AutoCloseable {
 
     public static final String SOURCE_HEADER = "outpost-dlq-source";
+    /** Set when the letter's value was cut to fit: the original value's length in bytes. */
+    public static final String TRUNCATED_HEADER = "outpost-dlq-truncated";
+    /**
+     * The largest letter sent, in bytes (key, value and headers): below Kafka's default limit of 1 MiB per record.
+     * A record that fitted its topic may not fit with the reason added; its letter keeps the start of its value
+     * rather than being refused by Kafka again and again (which would hold up the partition).
+     */
+    static final int MAX_LETTER_BYTES = 1_000_000;
 
     private final KafkaProducer<byte[], byte[]> producer;
 
@@ -38,14 +47,24 @@ public final class DeadLetters implements AutoCloseable {
     }
 
     public Future<RecordMetadata> send(ConsumerRecord<byte[], byte[]> refused, String reason) {
+        byte[] why = reason.getBytes(StandardCharsets.UTF_8);
+        byte[] source = (refused.topic() + "/" + refused.partition() + "/" + refused.offset()).getBytes(StandardCharsets.UTF_8);
+        int besides = why.length + source.length + 100 + (refused.key() == null ? 0 : refused.key().length);
+        for (Header header : refused.headers()) {
+            besides += header.key().length() + (header.value() == null ? 0 : header.value().length) + 10;
+        }
+        byte[] value = refused.value();
+        boolean cut = value != null && value.length + besides > MAX_LETTER_BYTES;
         ProducerRecord<byte[], byte[]> letter = new ProducerRecord<>(Topics.deadLetter(refused.topic()), null,
-                refused.key(), refused.value());
+                refused.key(), cut ? Arrays.copyOf(value, Math.max(0, MAX_LETTER_BYTES - besides - 50)) : value);
         for (Header header : refused.headers()) {
             letter.headers().add(header);
         }
-        letter.headers().add(Topics.DLQ_REASON_HEADER, reason.getBytes(StandardCharsets.UTF_8));
-        letter.headers().add(SOURCE_HEADER, (refused.topic() + "/" + refused.partition() + "/" + refused.offset())
-                .getBytes(StandardCharsets.UTF_8));
+        letter.headers().add(Topics.DLQ_REASON_HEADER, why);
+        letter.headers().add(SOURCE_HEADER, source);
+        if (cut) {
+            letter.headers().add(TRUNCATED_HEADER, Integer.toString(value.length).getBytes(StandardCharsets.UTF_8));
+        }
         return producer.send(letter);
     }
 

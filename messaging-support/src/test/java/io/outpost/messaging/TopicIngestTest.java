@@ -241,6 +241,24 @@ class TopicIngestTest {
     }
 
     @Test
+    void aRecordTooLargeToDeadLetterWholeIsDeadLetteredCutAndThePartitionMovesOn() {
+        String topic = topic();
+        TopicIngest<NotificationEvent> ingest = ingest(topic, "g-" + topic);
+        String huge = event("m".repeat(1_048_300)); // fits Kafka's 1 MiB, but not with the reason added
+        kafka.send(topic, PLAYER, huge);
+        kafka.send(topic, PLAYER, event("after"));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> stored(topic).size() == 1 && ingest.deadLetteredCount() == 1);
+        assertThat(stored(topic)).containsExactly("after");
+        TestKafka.Received letter = kafka.read(Topics.deadLetter(topic), null, 1, Duration.ofSeconds(30)).get(0);
+        assertThat(letter.headers().get(DeadLetters.TRUNCATED_HEADER)).isEqualTo(Integer.toString(huge.length()));
+        assertThat(letter.headers().get(Topics.DLQ_REASON_HEADER))
+                .isEqualTo("value.message: String should have at most 4096 characters [string_too_long]");
+        assertThat(huge).startsWith(letter.value());
+        assertThat(letter.value().length()).isBetween(990_000, DeadLetters.MAX_LETTER_BYTES);
+    }
+
+    @Test
     void committedRecordsAreNotDeliveredAgainToTheNextInstance() {
         String topic = topic();
         String group = "g-" + topic;
