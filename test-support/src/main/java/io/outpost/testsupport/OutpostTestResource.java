@@ -15,9 +15,11 @@ public class OutpostTestResource implements QuarkusTestResourceLifecycleManager 
     @Override
     public Map<String, String> start() {
         Map<String, String> config = new HashMap<>(BackingServices.shared().quarkusConfig());
-        // services under test trust the throw-away keys of TestTokens, and pick up a newly published one at once
+        // services under test trust the throw-away keys of TestTokens, pick up a newly published one at once and
+        // notice a removed one within seconds
         config.put("outpost.security.jwks-url", TestTokens.shared().jwksUrl());
         config.put("outpost.security.jwks-min-refresh", "PT0S");
+        config.put("outpost.security.jwks-refresh", "PT2S");
         return config;
     }
 

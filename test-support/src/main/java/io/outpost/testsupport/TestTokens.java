@@ -81,6 +81,12 @@ public final class TestTokens {
         return kid;
     }
 
+    /** Takes a key out of the published set (as when auth-service retires it). */
+    public synchronized void unpublish(String kid) {
+        published.remove(kid);
+        writeJwks();
+    }
+
     /** A valid token with no permissions and no player; adjust with the builder's methods, then sign. */
     public Token token() {
         return new Token();
@@ -119,6 +125,25 @@ public final class TestTokens {
             claims.setSubject(clientId);
             claims.setClaim("client_id", clientId);
             return this;
+        }
+
+        public Token issuedAt(Instant when) {
+            claims.setIssuedAt(NumericDate.fromSeconds(when.getEpochSecond()));
+            return this;
+        }
+
+        public Token jwtId(String jti) {
+            claims.setJwtId(jti);
+            return this;
+        }
+
+        /** The token's {@code jti}. */
+        public String jwtId() {
+            try {
+                return claims.getJwtId();
+            } catch (org.jose4j.jwt.MalformedClaimException e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         public Token expiresAt(Instant when) {

@@ -1,6 +1,6 @@
 package io.outpost.auth.security;
 
-import java.security.Key;
+import java.security.PublicKey;
 import java.util.Optional;
 
 import jakarta.inject.Singleton;
@@ -10,7 +10,8 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * The shared bearer-token verifier (service-support) takes its keys from this process's own {@link KeyRing}
- * instead of fetching the JWK Set over HTTP: auth-service verifies the admin tokens it issued itself.
+ * instead of fetching the JWK Set over HTTP: auth-service verifies the admin tokens it issued itself. A key the
+ * ring no longer publishes stops verifying at once.
  */
 @Singleton
 public class LocalKeySource implements KeySource {
@@ -22,7 +23,12 @@ public class LocalKeySource implements KeySource {
     }
 
     @Override
-    public Uni<Optional<Key>> key(String kid) {
-        return Uni.createFrom().item(keys.publicKey(kid).map(Key.class::cast));
+    public Uni<Optional<PublicKey>> key(String kid) {
+        return Uni.createFrom().item(keys.publicKey(kid));
+    }
+
+    @Override
+    public boolean published(String kid) {
+        return keys.publicKey(kid).isPresent();
     }
 }

@@ -8,8 +8,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.Key;
+import java.security.PublicKey;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -28,64 +30,109 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Public keys from a JWK Set URL (auth-service's {@code /users/v1/publickeys}) or file, kept in memory.
- * Fetched on first use, again in the background every {@code jwks-refresh}, and on demand when a token names
- * an unknown key id (rotation) — at most once per {@code jwks-min-refresh}, so a flood of made-up key ids
- * costs one fetch. Never blocks a thread: HTTP is asynchronous. A failed fetch keeps the keys it had.
+ *
+ * <ul>
+ * <li>One fetch at a time: requests that need keys while a fetch is under way wait for that fetch.</li>
+ * <li>Fetched on first use and again every {@code jwks-refresh} in the background (a removed key leaves within one
+ * refresh); a token naming an unknown {@code kid} (rotation, or probing) may cause a fetch at most once per
+ * {@code jwks-min-refresh}.</li>
+ * <li>A failed fetch keeps the keys it had and backs off: the next attempt, whatever asks for it, waits 1 s, then
+ * 2 s, 4 s … up to {@code jwks-max-backoff}. A failing auth-service sees at most one fetch per pause from each
+ * replica, however many requests arrive.</li>
+ * </ul>
+ * Never blocks a thread: HTTP is asynchronous. Time comes from the injected {@link Clock}.
  */
 @DefaultBean
 @ApplicationScoped
 public class JwksKeySource implements KeySource {
 
     private static final Logger LOG = Logger.getLogger(JwksKeySource.class);
+    private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
 
     private final SecurityConfig config;
+    private final Clock clock;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-    private volatile Map<String, Key> keys = Map.of();
-    private volatile long fetchedAtNanos;
-    private volatile long lastAttemptNanos;
-    private volatile CompletableFuture<Void> inFlight;
+    private volatile Map<String, PublicKey> keys = Map.of();
+    private volatile Instant fetchedAt;
+    /** No fetch starts before this instant (min-refresh after a success, back-off after failures). */
+    private Instant nextAttempt = Instant.MIN;
+    private int failures;
+    private CompletableFuture<Void> inFlight;
 
-    public JwksKeySource(SecurityConfig config) {
+    public JwksKeySource(SecurityConfig config, Clock clock) {
         this.config = config;
+        this.clock = clock;
     }
 
     @Override
-    public Uni<Optional<Key>> key(String kid) {
-        Key known = keys.get(kid);
-        long now = System.nanoTime();
+    public Uni<Optional<PublicKey>> key(String kid) {
+        refreshIfDue();
+        PublicKey known = keys.get(kid);
         if (known != null) {
-            if (now - fetchedAtNanos > config.jwksRefresh().toNanos()) {
-                refresh(); // in the background; the key in hand is still good
-            }
             return Uni.createFrom().item(Optional.of(known));
         }
-        CompletableFuture<Void> pending = inFlight;
-        if (pending != null && !pending.isDone()) {
-            // a fetch is under way (e.g. the first one, with a burst of requests behind it): wait for it
-            return Uni.createFrom().completionStage(pending).map(ignored -> Optional.ofNullable(keys.get(kid)));
+        CompletableFuture<Void> fetch = fetchNow();
+        if (fetch == null) {
+            return Uni.createFrom().item(Optional.empty()); // within min-refresh or back-off: no new fetch
         }
-        boolean mayFetch = lastAttemptNanos == 0 || now - lastAttemptNanos >= config.jwksMinRefresh().toNanos();
-        if (!mayFetch) {
-            return Uni.createFrom().item(Optional.empty());
-        }
-        return Uni.createFrom().completionStage(refresh())
-                .map(ignored -> Optional.ofNullable(keys.get(kid)));
+        return Uni.createFrom().completionStage(fetch).map(ignored -> Optional.ofNullable(keys.get(kid)));
     }
 
-    private synchronized CompletableFuture<Void> refresh() {
+    @Override
+    public boolean published(String kid) {
+        refreshIfDue();
+        return keys.containsKey(kid);
+    }
+
+    /** Starts a background fetch when the keys are older than {@code jwks-refresh} and no pause forbids it. */
+    private void refreshIfDue() {
+        Instant fetched = fetchedAt;
+        if (fetched == null || !clock.instant().isBefore(fetched.plus(config.jwksRefresh()))) {
+            fetchNow();
+        }
+    }
+
+    /** The fetch under way, a new one, or null when the pause after the last attempt is not over. */
+    private synchronized CompletableFuture<Void> fetchNow() {
         if (inFlight != null && !inFlight.isDone()) {
             return inFlight;
         }
-        lastAttemptNanos = System.nanoTime();
-        inFlight = fetch().thenAccept(json -> {
-            keys = parse(json);
-            fetchedAtNanos = System.nanoTime();
-        }).exceptionally(failure -> {
-            LOG.warnf("could not fetch the public keys from %s (keeping %d known): %s", config.jwksUrl(), keys.size(),
-                    failure.getMessage());
+        Instant now = clock.instant();
+        if (now.isBefore(nextAttempt)) {
+            return null;
+        }
+        nextAttempt = Instant.MAX; // until this attempt ends
+        inFlight = fetch().thenApply(JwksKeySource::parse).handle((parsed, failure) -> {
+            finished(parsed, failure);
             return null;
         });
         return inFlight;
+    }
+
+    private synchronized void finished(Map<String, PublicKey> parsed, Throwable failure) {
+        Instant now = clock.instant();
+        if (failure == null) {
+            keys = parsed;
+            fetchedAt = now;
+            failures = 0;
+            nextAttempt = now.plus(config.jwksMinRefresh());
+            return;
+        }
+        failures++;
+        Duration pause = backoff(failures, config.jwksMaxBackoff());
+        nextAttempt = now.plus(pause);
+        Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
+        LOG.warnf("could not fetch the public keys from %s (attempt %d, keeping %d known, next attempt in %d s): %s",
+                config.jwksUrl(), failures, keys.size(), pause.toSeconds(), cause.toString());
+    }
+
+    /** 1 s, 2 s, 4 s … doubling with each consecutive failure, never more than {@code max}. */
+    static Duration backoff(int failures, Duration max) {
+        if (failures >= 31) {
+            return max;
+        }
+        Duration pause = FIRST_BACKOFF.multipliedBy(1L << (failures - 1));
+        return pause.compareTo(max) > 0 ? max : pause;
     }
 
     private CompletableFuture<String> fetch() {
@@ -109,9 +156,9 @@ public class JwksKeySource implements KeySource {
         });
     }
 
-    static Map<String, Key> parse(String json) {
+    static Map<String, PublicKey> parse(String json) {
         try {
-            Map<String, Key> parsed = new HashMap<>();
+            Map<String, PublicKey> parsed = new HashMap<>();
             for (JsonWebKey jwk : new JsonWebKeySet(json).getJsonWebKeys()) {
                 if (jwk.getKeyId() != null && jwk instanceof PublicJsonWebKey publicJwk) {
                     parsed.put(jwk.getKeyId(), publicJwk.getPublicKey());

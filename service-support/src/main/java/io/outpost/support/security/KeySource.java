@@ -1,6 +1,6 @@
 package io.outpost.support.security;
 
-import java.security.Key;
+import java.security.PublicKey;
 import java.util.Optional;
 
 import io.smallrye.mutiny.Uni;
@@ -9,5 +9,11 @@ import io.smallrye.mutiny.Uni;
 public interface KeySource {
 
     /** The key, or empty when no published key has that id (after whatever refresh the source allows). */
-    Uni<Optional<Key>> key(String kid);
+    Uni<Optional<PublicKey>> key(String kid);
+
+    /**
+     * Whether {@code kid} is in the key set as last known, without fetching: a token remembered as verified is
+     * refused once its key has left the set.
+     */
+    boolean published(String kid);
 }

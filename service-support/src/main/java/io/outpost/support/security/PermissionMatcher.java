@@ -5,15 +5,26 @@ import java.util.Collection;
 /**
  * Decides whether a token's {@code permissions} grant a required permission (DESIGN §3): an exact entry, or
  * a wildcard entry {@code a:b:*} that grants every permission below {@code a:b:} (e.g. {@code a:b:read} and
- * {@code a:b:self:read}). A lone {@code *} grants everything.
+ * {@code a:b:self:read}); a lone {@code *} grants everything — except auth-service's own permissions
+ * ({@code auth:…}, such as {@code auth:clients:admin}), which only an exact entry grants, so that a broad grant
+ * made for convenience never hands out client administration.
  */
 public final class PermissionMatcher {
+
+    /** Permissions no wildcard grants. */
+    static final String EXPLICIT_ONLY_PREFIX = "auth:";
 
     private PermissionMatcher() {
     }
 
     public static boolean grants(String held, String required) {
-        if (held.equals(required) || held.equals("*")) {
+        if (held.equals(required)) {
+            return true;
+        }
+        if (required.startsWith(EXPLICIT_ONLY_PREFIX)) {
+            return false;
+        }
+        if (held.equals("*")) {
             return true;
         }
         if (held.endsWith(":*")) {

@@ -7,7 +7,9 @@ import io.smallrye.config.WithDefault;
 
 /**
  * How a service verifies the bearer tokens auth-service issues (DESIGN §3), under {@code outpost.security}.
- * Shared by every service that guards endpoints.
+ * Shared by every service that guards endpoints. The token checks themselves (issuer, audience, algorithms,
+ * clock skew, required claims) are SmallRye JWT's {@code mp.jwt.*} settings, which follow {@link #issuer()} and
+ * {@link #audience()} (service-support's {@code microprofile-config.properties}).
  */
 @ConfigMapping(prefix = "outpost.security")
 public interface SecurityConfig {
@@ -27,11 +29,10 @@ public interface SecurityConfig {
     @WithDefault("outpost")
     String audience();
 
-    /** Tolerated clock difference when checking {@code exp}, {@code iat} and {@code nbf}. */
-    @WithDefault("PT30S")
-    Duration clockSkew();
-
-    /** How often the key set is fetched again in the background while in use. */
+    /**
+     * How often the key set is fetched again while in use. A key removed from auth-service's set stops verifying
+     * within this time, cached tokens included.
+     */
     @WithDefault("PT5M")
     Duration jwksRefresh();
 
@@ -39,7 +40,35 @@ public interface SecurityConfig {
     @WithDefault("PT10S")
     Duration jwksMinRefresh();
 
-    /** Verified tokens remembered until they expire, so a client that polls in a loop is verified once. */
+    /** Longest pause between fetches after failures (the pause doubles from one second up to this). */
+    @WithDefault("PT5M")
+    Duration jwksMaxBackoff();
+
+    /**
+     * Verified tokens remembered until they expire, so that a client polling in a loop pays for one signature
+     * check (docs/benchmarks.md shows why). 0 verifies every request.
+     */
     @WithDefault("20000")
     int verifiedTokenCacheSize();
+
+    Revocation revocation();
+
+    /** The revocation feed (docs/auth.md, "Revocation"). */
+    interface Revocation {
+
+        /** Read the feed and refuse revoked tokens with {@code auth_token_unknown}. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** The compacted Kafka topic auth-service publishes revocations to. */
+        @WithDefault("auth-token-revocations")
+        String topic();
+
+        /**
+         * The longest lifetime of a token (auth-service's {@code token-lifetime}) plus clock skew: a client-wide
+         * revocation is forgotten this long after its time, when every token it covers has expired.
+         */
+        @WithDefault("PT1H5M")
+        Duration maxTokenLifetime();
+    }
 }

@@ -9,9 +9,11 @@ import java.util.UUID;
  * What a verified access token says about its caller.
  *
  * @param playerUuid the {@code player_uuid} claim as sent (may be absent or not a uuid)
+ * @param jti        the token's id ({@code jti}), null when it has none
+ * @param kid        the key that signed it
  */
 public record VerifiedToken(String subject, String clientId, List<String> permissions, String playerUuid,
-        Instant expiresAt) {
+        Instant issuedAt, Instant expiresAt, String jti, String kid) {
 
     public VerifiedToken {
         permissions = List.copyOf(permissions);

@@ -31,7 +31,18 @@ class BearerTokenTest {
     }
 
     private static void refused(ValidatableResponse response, String code) {
-        response.statusCode(403).body("auth_success", is(false)).body("error_code", is(code));
+        response.statusCode(403).body("auth_success", is(false)).body("error_code", is(code))
+                .header("WWW-Authenticate", challenge(code));
+    }
+
+    /** RFC 6750 §3: no error without a bearer token, insufficient_scope for permissions, else invalid_token. */
+    static org.hamcrest.Matcher<String> challenge(String code) {
+        if (code.equals("auth_malformed_access")) {
+            return is("Bearer realm=\"outpost\"");
+        }
+        String error = code.equals("insufficient_permissions") || code.equals("invalid_token_claims")
+                ? "insufficient_scope" : "invalid_token";
+        return org.hamcrest.Matchers.startsWith("Bearer realm=\"outpost\", error=\"" + error + "\", error_description=\"");
     }
 
     private static TestTokens.Token reader() {
@@ -115,6 +126,40 @@ class BearerTokenTest {
     void keyPublishedAfterStartIsPickedUp() {
         String kid = TOKENS.publishNewKey();
         player("Bearer " + reader().keyId(kid).sign()).statusCode(200);
+    }
+
+    @Test
+    void aRememberedTokenStopsVerifyingOnceItsKeyLeavesTheKeySet() {
+        String kid = TOKENS.publishNewKey();
+        String token = "Bearer " + reader().keyId(kid).sign();
+        player(token).statusCode(200);
+        player(token).statusCode(200); // now remembered as verified
+        TOKENS.unpublish(kid);
+        // within one key-set refresh (outpost.security.jwks-refresh, 2 s in tests)
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> given().header("Authorization", token).get("/guarded/player").statusCode() == 403);
+        refused(player(token), "auth_invalid_key_id");
+    }
+
+    @Test
+    void oddClaimValuesAreInvalidClaimsNeverA500() {
+        refused(player("Bearer " + reader().claim("groups", 5).sign()), "auth_token_invalid_claim");
+        refused(player("Bearer " + reader().claim("client_id", 5).sign()), "auth_token_invalid_claim");
+        refused(player("Bearer " + reader().claim("player_uuid", java.util.List.of("x")).sign()), "auth_token_invalid_claim");
+        refused(player("Bearer " + reader().claim("permissions", java.util.List.of("a", 1)).sign()), "auth_token_invalid_claim");
+        refused(player("Bearer " + reader().claim("sub", null).sign()), "auth_token_invalid_claim");
+        refused(player("Bearer " + reader().claim("iat", null).sign()), "auth_token_invalid_claim");
+        refused(player("Bearer " + reader().issuedAt(Instant.now().plusSeconds(7200)).sign()), "auth_token_invalid_claim");
+        refused(player("Bearer " + reader().claim("nbf", Instant.now().plusSeconds(3600).getEpochSecond()).sign()),
+                "auth_token_invalid_claim");
+    }
+
+    @Test
+    void anRs256HeaderOnAnEcKeyIsSignatureInvalid() {
+        String[] rs = reader().rs256().sign().split("\\.");
+        String header = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                ("{\"alg\":\"RS256\",\"kid\":\"" + TestTokens.ES256_KID + "\",\"typ\":\"at+jwt\"}").getBytes());
+        refused(player("Bearer " + header + "." + rs[1] + "." + rs[2]), "auth_token_sig_invalid");
     }
 
     @Test

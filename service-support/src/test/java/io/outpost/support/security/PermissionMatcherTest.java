@@ -40,6 +40,16 @@ class PermissionMatcherTest {
     }
 
     @Test
+    void noWildcardGrantsAuthServicePermissions() {
+        assertFalse(PermissionMatcher.grants("*", Permissions.AUTH_CLIENTS_ADMIN));
+        assertFalse(PermissionMatcher.grants("auth:*", Permissions.AUTH_CLIENTS_ADMIN));
+        assertFalse(PermissionMatcher.grants("auth:clients:*", Permissions.AUTH_CLIENTS_ADMIN));
+        assertFalse(PermissionMatcher.grantsAny(List.of("*", "auth:*"), List.of(Permissions.AUTH_CLIENTS_ADMIN)));
+        assertTrue(PermissionMatcher.grants(Permissions.AUTH_CLIENTS_ADMIN, Permissions.AUTH_CLIENTS_ADMIN));
+        assertTrue(PermissionMatcher.grants("*", Permissions.NOTIFICATION_PLAYER_READ));
+    }
+
+    @Test
     void anyOfIsSatisfiedByOneHeldPermission() {
         assertTrue(PermissionMatcher.grantsAny(List.of("other:thing", "notification:player:self:*"),
                 Permissions.LONG_POLL));

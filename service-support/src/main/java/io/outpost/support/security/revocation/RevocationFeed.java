@@ -1,0 +1,208 @@
+package io.outpost.support.security.revocation;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.outpost.support.security.SecurityConfig;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+
+/**
+ * Reads the revocation topic into the {@link RevocationList}: a consumer of its own on a thread of its own, with
+ * every partition assigned and read from the beginning (no consumer group, nothing committed — every replica
+ * needs every record, and the compacted topic holds only what still matters). Not built on the ingest plumbing:
+ * nothing here is stored, retried or dead-lettered.
+ *
+ * <p>While Kafka is unreachable the list keeps what it knows and tokens are otherwise accepted (fail open, see
+ * docs/auth.md); the gauge {@code outpost_auth_revocation_feed_connected} shows it, and records published
+ * meanwhile arrive when Kafka returns.
+ */
+@Singleton
+public class RevocationFeed {
+
+    private static final Logger LOG = Logger.getLogger(RevocationFeed.class);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(3);
+    private static final long CHECK_EVERY_NANOS = Duration.ofSeconds(5).toNanos();
+    /** While the topic does not exist yet (auth-service creates it), it is looked for more often. */
+    private static final long LOOK_EVERY_NANOS = Duration.ofSeconds(1).toNanos();
+
+    private final SecurityConfig config;
+    private final RevocationList list;
+    private final ObjectMapper json;
+    private final Optional<String> bootstrap;
+    private final String application;
+    private final AtomicLong connected = new AtomicLong();
+    private final AtomicLong lag = new AtomicLong(-1);
+    private volatile boolean running;
+    private volatile KafkaConsumer<String, String> consumer;
+    private Thread thread;
+
+    public RevocationFeed(SecurityConfig config, RevocationList list, ObjectMapper json, MeterRegistry registry,
+            @ConfigProperty(name = "kafka.bootstrap.servers") Optional<String> bootstrap,
+            @ConfigProperty(name = "quarkus.application.name", defaultValue = "outpost") String application) {
+        this.config = config;
+        this.list = list;
+        this.json = json;
+        this.bootstrap = bootstrap;
+        this.application = application;
+        Gauge.builder("outpost.auth.revocation.feed.connected", connected, AtomicLong::get)
+                .description("1 while the revocation topic answers, 0 while it does not (tokens are then accepted "
+                        + "unless already known revoked)").register(registry);
+        Gauge.builder("outpost.auth.revocation.feed.lag", lag, AtomicLong::get)
+                .description("Revocation records not yet read (-1: unknown)").register(registry);
+    }
+
+    void onStart(@Observes StartupEvent event) {
+        if (!config.revocation().enabled()) {
+            return;
+        }
+        if (bootstrap.isEmpty()) {
+            LOG.warn("kafka.bootstrap.servers is not set: revoked tokens are not refused");
+            return;
+        }
+        running = true;
+        thread = new Thread(this::run, "outpost-revocation-feed");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        running = false;
+        KafkaConsumer<String, String> current = consumer;
+        if (current != null) {
+            current.wakeup();
+        }
+        if (thread != null) {
+            try {
+                thread.join(Duration.ofSeconds(5).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Whether the topic answered at the last check (every few seconds). */
+    public boolean connected() {
+        return connected.get() == 1;
+    }
+
+    private void run() {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.get());
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, application + "-revocations");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        String topic = config.revocation().topic();
+        try (KafkaConsumer<String, String> kafka = new KafkaConsumer<>(props, new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer = kafka;
+            Set<TopicPartition> assigned = new HashSet<>();
+            long nextCheck = 0;
+            while (running) {
+                try {
+                    if (System.nanoTime() - nextCheck >= 0) {
+                        check(kafka, topic, assigned);
+                        nextCheck = System.nanoTime() + (assigned.isEmpty() ? LOOK_EVERY_NANOS : CHECK_EVERY_NANOS);
+                    }
+                    if (assigned.isEmpty()) {
+                        Thread.sleep(POLL.toMillis());
+                        continue;
+                    }
+                    for (ConsumerRecord<String, String> record : kafka.poll(POLL)) {
+                        apply(record);
+                    }
+                } catch (WakeupException e) {
+                    break;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                } catch (RuntimeException e) {
+                    connected.set(0);
+                    LOG.warnf("revocation feed: %s", e.toString());
+                    nextCheck = System.nanoTime() + CHECK_EVERY_NANOS;
+                }
+            }
+        } finally {
+            consumer = null;
+        }
+    }
+
+    /** Assigns new partitions (read from the beginning) and measures how far behind the feed is. */
+    private void check(KafkaConsumer<String, String> kafka, String topic, Set<TopicPartition> assigned) {
+        try {
+            List<PartitionInfo> infos = kafka.partitionsFor(topic, METADATA_TIMEOUT);
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (PartitionInfo info : infos == null ? List.<PartitionInfo>of() : infos) {
+                partitions.add(new TopicPartition(topic, info.partition()));
+            }
+            if (!assigned.containsAll(partitions)) {
+                List<TopicPartition> fresh = partitions.stream().filter(p -> !assigned.contains(p)).toList();
+                assigned.addAll(fresh);
+                kafka.assign(List.copyOf(assigned));
+                kafka.seekToBeginning(fresh);
+                LOG.infof("revocation feed: reading %s from the beginning", fresh);
+            }
+            if (!assigned.isEmpty()) {
+                Map<TopicPartition, Long> ends = kafka.endOffsets(assigned, METADATA_TIMEOUT);
+                long behind = 0;
+                for (TopicPartition partition : assigned) {
+                    behind += Math.max(0, ends.getOrDefault(partition, 0L) - kafka.position(partition, METADATA_TIMEOUT));
+                }
+                lag.set(behind);
+            }
+            connected.set(1);
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            if (connected.getAndSet(0) == 1) {
+                LOG.warnf("revocation feed: Kafka does not answer (%s); known revocations still apply", e.getMessage());
+            }
+        }
+    }
+
+    private void apply(ConsumerRecord<String, String> record) {
+        if (record.key() == null) {
+            return;
+        }
+        if (record.value() == null) {
+            list.forget(record.key());
+            return;
+        }
+        try {
+            Revocation revocation = json.readValue(record.value(), Revocation.class);
+            if (revocation.wellFormed()) {
+                list.apply(revocation);
+                return;
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // fall through: reported below
+        }
+        LOG.warnf("revocation feed: ignored an unreadable record at %s-%d@%d", record.topic(), record.partition(),
+                record.offset());
+    }
+}
