@@ -8,12 +8,14 @@ import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.RSAPrivateCrtKey;
+import java.security.spec.ECFieldFp;
+import java.security.spec.ECParameterSpec;
 import java.security.spec.ECPoint;
+import java.security.spec.EllipticCurve;
 import java.security.spec.ECPublicKeySpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.RSAPublicKeySpec;
 import java.security.spec.X509EncodedKeySpec;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,14 +26,13 @@ import org.jose4j.lang.JoseException;
 /**
  * Reads a private key pair from its configured text: a private JWK ({@code {"kty":…,"d":…}}) or PEM. PEM holds a
  * PKCS#8 {@code PRIVATE KEY} (as {@code openssl genpkey} writes it), optionally followed by its {@code PUBLIC KEY};
- * an EC key without one is completed from the public point OpenSSL embeds in the PKCS#8 structure.
+ * without one, the public half is computed from the private one through the JDK's key specifications (RSA: modulus
+ * and exponent; EC: the point d·G on the key's own curve), never read out of the DER bytes.
  */
 final class KeyMaterial {
 
     private static final Pattern PEM_BLOCK =
             Pattern.compile("-----BEGIN ([A-Z ]+)-----([A-Za-z0-9+/=\\s]+)-----END \\1-----");
-    /** DER of the public point OpenSSL writes into a P-256 PKCS#8 key: BIT STRING, 66 bytes, uncompressed (04). */
-    private static final byte[] P256_POINT_PREFIX = { 0x03, 0x42, 0x00, 0x04 };
 
     record Pair(PrivateKey privateKey, PublicKey publicKey, String kidInside) {
     }
@@ -79,7 +80,7 @@ final class KeyMaterial {
         String family = privateKey.getAlgorithm();
         PublicKey publicKey = spki != null
                 ? KeyFactory.getInstance(family).generatePublic(new X509EncodedKeySpec(spki))
-                : publicFromPrivate(privateKey, pkcs8);
+                : publicFromPrivate(privateKey);
         return new Pair(privateKey, publicKey, null);
     }
 
@@ -95,33 +96,53 @@ final class KeyMaterial {
         throw new GeneralSecurityException("the PKCS#8 key is neither EC nor RSA", last);
     }
 
-    private static PublicKey publicFromPrivate(PrivateKey key, byte[] pkcs8) throws GeneralSecurityException {
+    private static PublicKey publicFromPrivate(PrivateKey key) throws GeneralSecurityException {
         if (key instanceof RSAPrivateCrtKey rsa) {
             return KeyFactory.getInstance("RSA")
                     .generatePublic(new RSAPublicKeySpec(rsa.getModulus(), rsa.getPublicExponent()));
         }
-        if (key instanceof ECPrivateKey ec) {
-            int at = indexOf(pkcs8, P256_POINT_PREFIX);
-            if (at >= 0 && at + P256_POINT_PREFIX.length + 64 <= pkcs8.length) {
-                int from = at + P256_POINT_PREFIX.length;
-                ECPoint point = new ECPoint(new BigInteger(1, Arrays.copyOfRange(pkcs8, from, from + 32)),
-                        new BigInteger(1, Arrays.copyOfRange(pkcs8, from + 32, from + 64)));
-                return KeyFactory.getInstance("EC").generatePublic(new ECPublicKeySpec(point, ec.getParams()));
-            }
+        if (key instanceof ECPrivateKey ec && ec.getParams().getCurve().getField() instanceof ECFieldFp) {
+            ECParameterSpec params = ec.getParams();
+            ECPoint q = multiply(params.getGenerator(), ec.getS(), params.getCurve());
+            return KeyFactory.getInstance("EC").generatePublic(new ECPublicKeySpec(q, params));
         }
         throw new GeneralSecurityException("the PEM holds no public key: append it (`openssl pkey -pubout`)");
     }
 
-    private static int indexOf(byte[] data, byte[] pattern) {
-        outer:
-        for (int i = 0; i <= data.length - pattern.length; i++) {
-            for (int j = 0; j < pattern.length; j++) {
-                if (data[i + j] != pattern[j]) {
-                    continue outer;
-                }
+    /** The public point d·G of a private scalar (double-and-add; run once per key, at load). */
+    static ECPoint multiply(ECPoint g, BigInteger d, EllipticCurve curve) {
+        ECPoint result = ECPoint.POINT_INFINITY;
+        for (int i = d.bitLength() - 1; i >= 0; i--) {
+            result = add(result, result, curve);
+            if (d.testBit(i)) {
+                result = add(result, g, curve);
             }
-            return i;
         }
-        return -1;
+        return result;
+    }
+
+    private static ECPoint add(ECPoint a, ECPoint b, EllipticCurve curve) {
+        if (a.equals(ECPoint.POINT_INFINITY)) {
+            return b;
+        }
+        if (b.equals(ECPoint.POINT_INFINITY)) {
+            return a;
+        }
+        BigInteger p = ((ECFieldFp) curve.getField()).getP();
+        BigInteger slope;
+        if (a.getAffineX().equals(b.getAffineX())) {
+            if (a.getAffineY().add(b.getAffineY()).mod(p).signum() == 0) {
+                return ECPoint.POINT_INFINITY;
+            }
+            BigInteger x = a.getAffineX();
+            slope = x.multiply(x).multiply(BigInteger.valueOf(3)).add(curve.getA())
+                    .multiply(a.getAffineY().shiftLeft(1).modInverse(p)).mod(p);
+        } else {
+            slope = b.getAffineY().subtract(a.getAffineY())
+                    .multiply(b.getAffineX().subtract(a.getAffineX()).modInverse(p)).mod(p);
+        }
+        BigInteger x = slope.multiply(slope).subtract(a.getAffineX()).subtract(b.getAffineX()).mod(p);
+        BigInteger y = slope.multiply(a.getAffineX().subtract(x)).subtract(a.getAffineY()).mod(p);
+        return new ECPoint(x, y);
     }
 }

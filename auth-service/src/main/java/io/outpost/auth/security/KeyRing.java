@@ -1,41 +1,32 @@
 package io.outpost.auth.security;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.PrivateKey;
 import java.security.Provider;
 import java.security.PublicKey;
-import java.security.Signature;
-import java.security.interfaces.ECPrivateKey;
-import java.security.interfaces.RSAPrivateKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 import org.jose4j.jwk.JsonWebKey;
-import org.jose4j.jwk.PublicJsonWebKey;
-import org.jose4j.lang.JoseException;
 
 import io.outpost.auth.config.AuthConfig;
 import io.quarkus.runtime.Startup;
 
 /**
- * The signing keys of this instance: every configured key is published, one signs (the {@code active-kid}, else
- * the greatest kid). Loaded once at start-up; a key that cannot be read, or whose halves do not match, stops the
- * start. Rotation is a configuration change rolled out replica by replica (docs/auth.md).
+ * The signing keys of this instance: which are published and which one signs, following a {@link KeySchedule}
+ * (rotation with overlap, without restarts). The key folder is read again every {@code keys.reload-interval}: a key
+ * that cannot be read then is reported and ignored, while at start-up any unusable key stops the start.
  */
 @Startup
 @Singleton
@@ -43,52 +34,54 @@ public class KeyRing {
 
     private static final Logger LOG = Logger.getLogger(KeyRing.class);
 
-    private final Map<String, SigningKey> keys;
-    private final SigningKey active;
-    private final Optional<Provider> provider;
-    private final String jwks;
-    private final Map<String, String> jwkByKid;
+    /** What is published and who signs, until {@code nextChange}. */
+    private record State(KeySchedule.View view, String jwks, Map<String, String> jwkByKid) {
+    }
 
-    public KeyRing(AuthConfig config) {
-        Optional<Provider> provider = config.keys().nativeProvider() ? NativeCrypto.load() : Optional.empty();
-        this.provider = provider;
+    private final AuthConfig.Keys config;
+    private final Clock clock;
+    private final Optional<Provider> provider;
+    private final KeySchedule schedule;
+    private final ScheduledExecutorService reloader;
+    private volatile State state;
+
+    public KeyRing(AuthConfig config, Clock clock) {
+        this.config = config.keys();
+        this.clock = clock;
+        this.provider = this.config.nativeProvider() ? NativeCrypto.load() : Optional.empty();
         List<SigningKey> loaded = new ArrayList<>();
-        for (Map.Entry<String, String> source : configuredSources(config.keys()).entrySet()) {
-            loaded.add(build(source.getKey(), source.getValue(), provider));
-        }
+        KeyLoader.sources(this.config).forEach((name, text) -> loaded.add(KeyLoader.build(name, text, provider)));
         if (loaded.isEmpty()) {
-            if (!config.keys().generateDevKey()) {
+            if (!this.config.generateDevKey()) {
                 throw new IllegalStateException("no signing key configured: set outpost.auth.keys.dir or "
                         + "outpost.auth.keys.inline.<kid> (docs/auth.md)");
             }
-            for (Map.Entry<String, String> dev : DevKeys.loadOrGenerate(config.keys().devKeyDir(),
-                    config.keys().devKeyAlgorithm()).entrySet()) {
-                loaded.add(build(dev.getKey(), dev.getValue(), provider));
-            }
+            DevKeys.loadOrGenerate(this.config.devKeyDir(), this.config.devKeyAlgorithm())
+                    .forEach((kid, json) -> loaded.add(KeyLoader.build(kid, json, provider)));
         }
-        Map<String, SigningKey> byKid = new LinkedHashMap<>();
-        loaded.stream().sorted(Comparator.comparing(SigningKey::kid)).forEach(key -> {
-            if (byKid.put(key.kid(), key) != null) {
-                throw new IllegalStateException("two signing keys have the kid " + key.kid());
-            }
+        if (loaded.stream().map(SigningKey::kid).distinct().count() < loaded.size()) {
+            throw new IllegalStateException("two signing keys have the same kid: "
+                    + loaded.stream().map(SigningKey::kid).sorted().toList());
+        }
+        Duration retireAfter = this.config.retireAfter().orElse(config.tokenLifetime().plus(Duration.ofMinutes(5)));
+        this.schedule = new KeySchedule(loaded, this.config.activationDelay(), retireAfter, this.config.activeKid());
+        this.state = evaluate(clock.instant());
+        LOG.infof("signing keys %s published; %s (%s) signs, through %s", state.view().published().keySet(),
+                active().kid(), active().algorithm(), provider.map(Provider::getName).orElse("the JDK's provider"));
+        this.reloader = this.config.dir().isEmpty() ? null : Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "outpost-key-reload");
+            thread.setDaemon(true);
+            return thread;
         });
-        this.keys = Collections.unmodifiableMap(byKid);
-        String activeKid = config.keys().activeKid().orElse(Collections.max(byKid.keySet()));
-        this.active = byKid.get(activeKid);
-        if (active == null) {
-            throw new IllegalStateException("outpost.auth.keys.active-kid=" + activeKid + " names no configured key; "
-                    + "known: " + byKid.keySet());
+        if (reloader != null) {
+            long every = this.config.reloadInterval().toMillis();
+            reloader.scheduleWithFixedDelay(this::reload, every, every, TimeUnit.MILLISECONDS);
         }
-        this.jwkByKid = byKid.values().stream().collect(Collectors.toUnmodifiableMap(SigningKey::kid,
-                key -> key.publicJwk().toJson(JsonWebKey.OutputControlLevel.PUBLIC_ONLY)));
-        this.jwks = byKid.keySet().stream().map(jwkByKid::get).collect(Collectors.joining(",", "{\"keys\":[", "]}"));
-        LOG.infof("signing keys %s published; %s (%s) signs, through %s", byKid.keySet(), active.kid(),
-                active.algorithm(), provider.map(Provider::getName).orElse("the JDK's provider"));
     }
 
-    /** The key that signs new tokens. */
+    /** The key that signs new tokens now. */
     public SigningKey active() {
-        return active;
+        return current().view().active();
     }
 
     /** The provider that signs (Conscrypt), or empty for the JDK's default. */
@@ -96,92 +89,91 @@ public class KeyRing {
         return provider;
     }
 
-    /** The public key published under {@code kid}, if any. */
+    /** The public key published under {@code kid} now, if any. */
     public Optional<PublicKey> publicKey(String kid) {
-        SigningKey key = keys.get(kid);
+        SigningKey key = current().view().published().get(kid);
         return key == null ? Optional.empty() : Optional.of(key.publicKey());
     }
 
     /** The JWK Set document (public parts only). */
     public String jwks() {
-        return jwks;
+        return current().jwks();
     }
 
     /** One published JWK as JSON, if {@code kid} is known. */
     public Optional<String> jwk(String kid) {
-        return Optional.ofNullable(jwkByKid.get(kid));
+        return Optional.ofNullable(current().jwkByKid().get(kid));
     }
 
     /** Signing algorithms of the published keys, for the discovery document. */
     public List<String> algorithms() {
-        return keys.values().stream().map(SigningKey::algorithm).distinct().sorted().toList();
+        return current().view().published().values().stream().map(SigningKey::algorithm).distinct().sorted().toList();
     }
 
-    /** kid → key text, from the key folder ({@code <kid>.pem|.jwk|.json}) and the inline keys. */
-    private static Map<String, String> configuredSources(AuthConfig.Keys config) {
-        Map<String, String> sources = new LinkedHashMap<>();
-        config.dir().ifPresent(dir -> {
-            try (Stream<Path> files = Files.list(dir)) {
-                for (Path file : files.sorted().toList()) {
-                    String name = file.getFileName().toString();
-                    int dot = name.lastIndexOf('.');
-                    // Kubernetes Secret volumes hold "..data" links beside the files: skip hidden entries
-                    if (name.startsWith(".") || dot <= 0 || !Files.isRegularFile(file)
-                            || !List.of("pem", "jwk", "json").contains(name.substring(dot + 1))) {
-                        continue;
-                    }
-                    sources.put(name.substring(0, dot), Files.readString(file, StandardCharsets.UTF_8));
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the key folder " + dir, e);
-            }
-        });
-        sources.putAll(config.inline());
-        return sources;
-    }
-
-    private static SigningKey build(String name, String text, Optional<Provider> provider) {
+    /** Reads the key folder and inline keys again (also run every {@code keys.reload-interval}). */
+    public synchronized void reload() {
+        List<SigningKey> present = new ArrayList<>();
         try {
-            KeyMaterial.Pair pair = KeyMaterial.parse(text);
-            String kid = pair.kidInside() != null ? pair.kidInside() : name;
-            String algorithm = algorithm(pair.privateKey());
-            PrivateKey signing = provider.isPresent() ? NativeCrypto.translate(pair.privateKey(), provider.get())
-                    : pair.privateKey();
-            selfCheck(signing, pair.publicKey(), algorithm, provider);
-            PublicJsonWebKey jwk = PublicJsonWebKey.Factory.newPublicJwk(pair.publicKey());
-            jwk.setKeyId(kid);
-            jwk.setUse("sig");
-            jwk.setAlgorithm(algorithm);
-            return new SigningKey(kid, algorithm, signing, pair.publicKey(), jwk);
-        } catch (GeneralSecurityException | JoseException e) {
-            throw new IllegalStateException("signing key " + name + " is unusable: " + e.getMessage(), e);
+            KeyLoader.sources(config).forEach((name, text) -> {
+                try {
+                    present.add(KeyLoader.build(name, text, provider));
+                } catch (IllegalStateException e) {
+                    LOG.errorf("key %s ignored: %s", name, e.getMessage());
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.errorf("signing keys not reloaded: %s", e.getMessage());
+            return;
+        }
+        if (present.isEmpty()) {
+            LOG.error("the key folder holds no usable key: the current keys are kept");
+            return;
+        }
+        Instant now = clock.instant();
+        schedule.update(present, now);
+        State before = state;
+        state = evaluate(now);
+        report(before, state);
+    }
+
+    private State current() {
+        State now = state;
+        if (clock.instant().isBefore(now.view().nextChange())) {
+            return now;
+        }
+        synchronized (this) {
+            Instant at = clock.instant();
+            if (!at.isBefore(state.view().nextChange())) {
+                State before = state;
+                state = evaluate(at);
+                report(before, state);
+            }
+            return state;
         }
     }
 
-    private static String algorithm(PrivateKey key) throws GeneralSecurityException {
-        if (key instanceof ECPrivateKey ec && ec.getParams().getCurve().getField().getFieldSize() == 256) {
-            return SigningKey.ES256;
-        }
-        if (key instanceof RSAPrivateKey rsa && rsa.getModulus().bitLength() >= 2048) {
-            return SigningKey.RS256;
-        }
-        throw new GeneralSecurityException("only EC P-256 (ES256) and RSA of 2048 bits or more (RS256) sign tokens");
+    private State evaluate(Instant now) {
+        KeySchedule.View view = schedule.at(now);
+        Map<String, String> jwkByKid = view.published().values().stream().collect(Collectors.toUnmodifiableMap(
+                SigningKey::kid, key -> key.publicJwk().toJson(JsonWebKey.OutputControlLevel.PUBLIC_ONLY)));
+        String jwks = view.published().keySet().stream().sorted().map(jwkByKid::get)
+                .collect(Collectors.joining(",", "{\"keys\":[", "]}"));
+        return new State(view, jwks, jwkByKid);
     }
 
-    /** Signs a probe and verifies it with the JDK's own provider: the halves match and the provider works. */
-    private static void selfCheck(PrivateKey signing, PublicKey verifying, String algorithm,
-            Optional<Provider> provider) throws GeneralSecurityException {
-        String jca = algorithm.equals(SigningKey.ES256) ? "SHA256withECDSA" : "SHA256withRSA";
-        byte[] probe = "outpost key check".getBytes(StandardCharsets.US_ASCII);
-        Signature signer = provider.isPresent() ? Signature.getInstance(jca, provider.get()) : Signature.getInstance(jca);
-        signer.initSign(signing);
-        signer.update(probe);
-        byte[] signature = signer.sign();
-        Signature verifier = Signature.getInstance(jca);
-        verifier.initVerify(verifying);
-        verifier.update(probe);
-        if (!verifier.verify(signature)) {
-            throw new GeneralSecurityException("its public key does not match its private key");
+    private static void report(State before, State after) {
+        if (!before.view().published().keySet().equals(after.view().published().keySet())) {
+            LOG.infof("signing keys published: %s", after.view().published().keySet());
+        }
+        if (!before.view().active().kid().equals(after.view().active().kid())) {
+            LOG.infof("tokens are now signed by %s (%s)", after.view().active().kid(), after.view().active().algorithm());
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        if (reloader != null) {
+            reloader.shutdownNow();
         }
     }
 }

@@ -6,8 +6,11 @@ import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.security.Signature;
 import java.util.Base64;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.inject.Singleton;
 
@@ -18,7 +21,7 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.outpost.auth.config.AuthConfig;
 
 /**
- * Signs access tokens in the RFC 9068 profile (DESIGN §2) with the active key of the {@link KeyRing}: a JWS in
+ * Signs access tokens in the RFC 9068 profile (DESIGN §2) with the key the {@link KeyRing} names now: a JWS in
  * compact form, header {@code {"alg","kid","typ":"at+jwt"}}, claims {@code iss, sub, aud, exp, iat, jti, client_id,
  * permissions[, player_uuid]}.
  *
@@ -36,36 +39,33 @@ public class TokenSigner {
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
     private static final JsonStringEncoder JSON = JsonStringEncoder.getInstance();
 
-    private final SigningKey key;
-    private final String encodedHeader;
+    private final KeyRing keys;
     private final String issuerAndAudience;
     private final long lifetimeSeconds;
-    private final ThreadLocal<Signature> signatures;
+    private final Map<String, String> headers = new ConcurrentHashMap<>();
+    private final Map<String, ThreadLocal<Signature>> signatures = new ConcurrentHashMap<>();
 
     public TokenSigner(KeyRing keys, AuthConfig config) {
-        this.key = keys.active();
+        this.keys = keys;
         this.lifetimeSeconds = config.tokenLifetime().toSeconds();
-        this.encodedHeader = B64.encodeToString(("{\"alg\":\"" + key.algorithm() + "\",\"kid\":" + quoted(key.kid())
-                + ",\"typ\":\"" + ACCESS_TOKEN_TYPE + "\"}").getBytes(StandardCharsets.UTF_8)) + ".";
         this.issuerAndAudience = "{\"iss\":" + quoted(config.issuer()) + ",\"aud\":" + quoted(config.audience());
-        String jca = key.algorithm().equals(SigningKey.ES256) ? "SHA256withECDSA" : "SHA256withRSA";
-        Provider provider = keys.signatureProvider().orElse(null);
-        this.signatures = ThreadLocal.withInitial(() -> {
-            try {
-                return provider != null ? Signature.getInstance(jca, provider) : Signature.getInstance(jca);
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException(jca + " is unavailable", e);
-            }
-        });
     }
 
     public long lifetimeSeconds() {
         return lifetimeSeconds;
     }
 
-    /** A signed access token for a client; {@code player} may be null. */
-    public String sign(String clientId, List<String> permissions, UUID player) {
+    /**
+     * A signed access token for a client; {@code player} may be null. Its {@code iat} is never before
+     * {@code notBefore} (the client's revocation cut-off, when one lies in the current second), so that a token
+     * issued right after a revocation is not revoked with the older ones.
+     */
+    public String sign(String clientId, List<String> permissions, UUID player, Instant notBefore) {
+        SigningKey key = keys.active();
         long now = System.currentTimeMillis() / 1000;
+        if (notBefore != null && notBefore.getEpochSecond() > now) {
+            now = notBefore.getEpochSecond();
+        }
         StringBuilder claims = new StringBuilder(256).append(issuerAndAudience)
                 .append(",\"sub\":").append(quoted(clientId))
                 .append(",\"exp\":").append(now + lifetimeSeconds)
@@ -81,13 +81,20 @@ public class TokenSigner {
             claims.append(",\"player_uuid\":\"").append(player).append('"');
         }
         claims.append('}');
-        String signingInput = encodedHeader + B64.encodeToString(claims.toString().getBytes(StandardCharsets.UTF_8));
-        return signingInput + "." + B64.encodeToString(signature(signingInput.getBytes(StandardCharsets.US_ASCII)));
+        String signingInput = header(key) + B64.encodeToString(claims.toString().getBytes(StandardCharsets.UTF_8));
+        return signingInput + "." + B64.encodeToString(signature(key, signingInput.getBytes(StandardCharsets.US_ASCII)));
     }
 
-    private byte[] signature(byte[] input) {
+    /** The encoded header of a key's tokens, with the separating dot (computed once per key). */
+    private String header(SigningKey key) {
+        return headers.computeIfAbsent(key.kid(), kid -> B64.encodeToString(("{\"alg\":\"" + key.algorithm()
+                + "\",\"kid\":" + quoted(kid) + ",\"typ\":\"" + ACCESS_TOKEN_TYPE + "\"}")
+                .getBytes(StandardCharsets.UTF_8)) + ".");
+    }
+
+    private byte[] signature(SigningKey key, byte[] input) {
         try {
-            Signature signature = signatures.get();
+            Signature signature = signatures.computeIfAbsent(key.algorithm(), this::perThread).get();
             signature.initSign(key.privateKey());
             signature.update(input);
             byte[] raw = signature.sign();
@@ -97,6 +104,18 @@ public class TokenSigner {
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("could not sign an access token with key " + key.kid(), e);
         }
+    }
+
+    private ThreadLocal<Signature> perThread(String algorithm) {
+        String jca = algorithm.equals(SigningKey.ES256) ? "SHA256withECDSA" : "SHA256withRSA";
+        Provider provider = keys.signatureProvider().orElse(null);
+        return ThreadLocal.withInitial(() -> {
+            try {
+                return provider != null ? Signature.getInstance(jca, provider) : Signature.getInstance(jca);
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException(jca + " is unavailable", e);
+            }
+        });
     }
 
     private static String quoted(String text) {
