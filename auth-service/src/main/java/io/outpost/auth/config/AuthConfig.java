@@ -36,7 +36,16 @@ public interface AuthConfig {
     @WithDefault("PT5S")
     Duration clientCacheTtl();
 
+    /**
+     * Deadline of every query on a request path. Past it (or while PostgreSQL cannot be reached) a client whose
+     * record is cached keeps getting tokens from that record; anything else answers 503 {@code store_unavailable}.
+     */
+    @WithDefault("PT2S")
+    Duration storeTimeout();
+
     Keys keys();
+
+    Events events();
 
     Secrets secrets();
 
@@ -81,6 +90,39 @@ public interface AuthConfig {
         /** Sign through the native BoringSSL provider (Conscrypt) when it loads; the JDK's provider otherwise. */
         @WithDefault("true")
         boolean nativeProvider();
+
+        /** How often {@link #dir()} is read again, so that keys are added and removed without a restart. */
+        @WithDefault("PT30S")
+        Duration reloadInterval();
+
+        /**
+         * A key added to the folder while running is published at once and signs only this long after (when it is
+         * the greatest kid): verifiers hold it by then. At least twice the verifiers' {@code jwks-refresh}.
+         */
+        @WithDefault("PT10M")
+        Duration activationDelay();
+
+        /**
+         * A key that stopped signing is unpublished this long after, when every token it signed has expired.
+         * Default: {@code token-lifetime} plus 5 minutes (clock skew). Removing a key's file retires it at once.
+         */
+        Optional<Duration> retireAfter();
+    }
+
+    /** Kafka topics auth-service publishes to (through its outbox table). */
+    interface Events {
+
+        /** Revocations read by every verifier; compacted. Must equal the verifiers' outpost.security.revocation.topic. */
+        @WithDefault("auth-token-revocations")
+        String revocationTopic();
+
+        /** One JSON record per admin action and revocation. */
+        @WithDefault("auth-audit")
+        String auditTopic();
+
+        /** How often records left in the outbox (Kafka away, or another replica's) are looked for. */
+        @WithDefault("PT1S")
+        Duration outboxInterval();
     }
 
     /** Client secrets at rest. */
@@ -94,17 +136,28 @@ public interface AuthConfig {
         @WithDefault("2")
         int kdfThreads();
 
-        /** Slow checks waiting for a thread before further ones are answered 429 (bounds the cost of a flood). */
+        /** Slow checks waiting for a thread before further ones are answered 503 (bounds the cost of a flood). */
         @WithDefault("256")
         int kdfQueue();
+
+        /** How long a rotated secret keeps working unless the rotation says otherwise (docs/auth.md). */
+        @WithDefault("PT24H")
+        Duration rotationGrace();
     }
 
     /** Throttling of failed client authentication (DESIGN §2). */
     interface Throttle {
 
-        /** Failures of one client id within {@link #window()} before further unverified attempts are refused 429. */
+        /**
+         * Failures of one client id within {@link #window()} before its unverified attempts are rationed to
+         * {@link #lockedChecksPerSecond()} (never refused outright: the real secret must still get through).
+         */
         @WithDefault("10")
         int maxFailuresPerClient();
+
+        /** Slow checks per second one client id gets once over its failure budget; the rest are answered 429. */
+        @WithDefault("2")
+        int lockedChecksPerSecond();
 
         /** Failures from one client address ({@code x-svc-client-addr}, else the peer) within the window. */
         @WithDefault("30")
@@ -114,7 +167,7 @@ public interface AuthConfig {
         @WithDefault("PT1M")
         Duration window();
 
-        /** Most client ids and addresses tracked at once; beyond it expired entries are purged, then the oldest. */
+        /** Most client ids (and, separately, addresses) tracked at once; beyond it the least used are forgotten. */
         @WithDefault("100000")
         int maxTracked();
     }

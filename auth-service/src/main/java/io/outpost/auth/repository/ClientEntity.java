@@ -39,6 +39,18 @@ public class ClientEntity {
     @Column(name = "updated_at", nullable = false)
     private Instant updatedAt;
 
+    @Column(name = "previous_secret_hash")
+    private String previousSecretHash;
+
+    @Column(name = "previous_secret_expires_at")
+    private Instant previousSecretExpiresAt;
+
+    @Column(name = "tokens_revoked_before")
+    private Instant tokensRevokedBefore;
+
+    @Column(name = "admin_changed_at")
+    private Instant adminChangedAt;
+
     protected ClientEntity() {
     }
 
@@ -81,8 +93,42 @@ public class ClientEntity {
         return updatedAt;
     }
 
-    public void changeSecretHash(String hash, Instant now) {
+    public String previousSecretHash() {
+        return previousSecretHash;
+    }
+
+    public Instant previousSecretExpiresAt() {
+        return previousSecretExpiresAt;
+    }
+
+    public Instant tokensRevokedBefore() {
+        return tokensRevokedBefore;
+    }
+
+    public Instant adminChangedAt() {
+        return adminChangedAt;
+    }
+
+    /** A new secret; the old one keeps working until {@code graceUntil} (none when null or not after now). */
+    public void changeSecretHash(String hash, Instant graceUntil, Instant now) {
+        boolean grace = graceUntil != null && graceUntil.isAfter(now);
+        this.previousSecretHash = grace ? secretHash : null;
+        this.previousSecretExpiresAt = grace ? graceUntil : null;
         this.secretHash = hash;
+        this.updatedAt = now;
+    }
+
+    /** Tokens issued before {@code cutoff} are revoked (a later cut-off only ever replaces an earlier one). */
+    public void revokeTokensBefore(Instant cutoff, Instant now) {
+        if (tokensRevokedBefore == null || cutoff.isAfter(tokensRevokedBefore)) {
+            this.tokensRevokedBefore = cutoff;
+        }
+        this.updatedAt = now;
+    }
+
+    /** Marks a change made through the admin API: bootstrap never undoes it. */
+    public void changedByAdmin(Instant now) {
+        this.adminChangedAt = now;
         this.updatedAt = now;
     }
 

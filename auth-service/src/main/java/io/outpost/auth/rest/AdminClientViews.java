@@ -23,11 +23,14 @@ final class AdminClientViews {
             @JsonProperty("player_uuid") UUID playerUuid,
             boolean enabled,
             @JsonProperty("created_at") Instant createdAt,
-            @JsonProperty("updated_at") Instant updatedAt) {
+            @JsonProperty("updated_at") Instant updatedAt,
+            @JsonProperty("previous_secret_expires_at") Instant previousSecretExpiresAt,
+            @JsonProperty("tokens_revoked_before") Instant tokensRevokedBefore) {
 
         static Client of(ClientSnapshot client) {
             return new Client(client.clientId(), client.permissions(), client.playerUuid(), client.enabled(),
-                    client.createdAt(), client.updatedAt());
+                    client.createdAt(), client.updatedAt(), client.previousSecretExpiresAt(),
+                    client.tokensRevokedBefore());
         }
     }
 
@@ -48,8 +51,10 @@ final class AdminClientViews {
         }
     }
 
-    /** A rotated secret (shown this once). */
-    record Secret(@JsonProperty("client_id") String clientId, @JsonProperty("client_secret") String clientSecret) {
+    /** A rotated secret (shown this once), and until when the previous one still works (absent: it stopped). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Secret(@JsonProperty("client_id") String clientId, @JsonProperty("client_secret") String clientSecret,
+            @JsonProperty("previous_secret_expires_at") Instant previousSecretExpiresAt) {
     }
 
     /** One page of clients in id order; {@code next} is the {@code after} value of the next page, while there is one. */

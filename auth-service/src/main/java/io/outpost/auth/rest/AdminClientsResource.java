@@ -1,6 +1,7 @@
 package io.outpost.auth.rest;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 
 import jakarta.ws.rs.Consumes;
@@ -18,6 +19,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.outpost.auth.config.AuthConfig;
 import io.outpost.auth.service.ClientAdmin;
 import io.outpost.auth.service.ClientSnapshot;
 import io.outpost.auth.service.ClientValidation;
@@ -25,6 +27,7 @@ import io.outpost.model.Permissions;
 import io.outpost.model.error.ErrorResponse;
 import io.outpost.support.http.ErrorMappers;
 import io.outpost.support.http.InputParser;
+import io.outpost.support.security.Caller;
 import io.outpost.support.security.RequirePermission;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
@@ -40,21 +43,29 @@ public class AdminClientsResource {
 
     static final String CLIENT_EXISTS = "client_exists";
 
+    /** Longest grace period a secret rotation may ask for (30 days). */
+    static final int GRACE_MAX_SECONDS = 30 * 24 * 3600;
+
     private final ClientAdmin admin;
     private final AdminBodies bodies;
+    private final Caller caller;
+    private final Duration defaultGrace;
 
-    public AdminClientsResource(ClientAdmin admin, ClientValidation validation) {
+    public AdminClientsResource(ClientAdmin admin, ClientValidation validation, Caller caller, AuthConfig config) {
         this.admin = admin;
         this.bodies = new AdminBodies(validation);
+        this.caller = caller;
+        this.defaultGrace = config.secrets().rotationGrace();
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode body) {
         AdminBodies.NewClient wanted = bodies.newClient(body);
-        return admin.create(wanted.clientId(), wanted.permissions(), wanted.playerUuid())
-                .map(created -> Response.created(URI.create("/users/v1/admin/clients/" + created.client().clientId()))
-                        .entity(AdminClientViews.Created.of(created.client(), created.secret())).build());
+        return admin.create(actor(), wanted.clientId(), wanted.permissions(), wanted.playerUuid())
+                .map(created -> ClientAuthentication.noStore(Response
+                        .created(URI.create("/users/v1/admin/clients/" + created.client().clientId()))
+                        .entity(AdminClientViews.Created.of(created.client(), created.secret()))));
     }
 
     @GET
@@ -78,13 +89,13 @@ public class AdminClientsResource {
     @POST
     @Path("/{id}/disable")
     public Uni<Response> disable(@PathParam("id") String id) {
-        return admin.setEnabled(id, false).map(AdminClientsResource::clientOrNotFound);
+        return admin.setEnabled(actor(), id, false).map(AdminClientsResource::clientOrNotFound);
     }
 
     @POST
     @Path("/{id}/enable")
     public Uni<Response> enable(@PathParam("id") String id) {
-        return admin.setEnabled(id, true).map(AdminClientsResource::clientOrNotFound);
+        return admin.setEnabled(actor(), id, true).map(AdminClientsResource::clientOrNotFound);
     }
 
     @PUT
@@ -92,15 +103,34 @@ public class AdminClientsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> setPermissions(@PathParam("id") String id, JsonNode body) {
         List<String> permissions = bodies.permissionsBody(body);
-        return admin.setPermissions(id, permissions).map(AdminClientsResource::clientOrNotFound);
+        return admin.setPermissions(actor(), id, permissions).map(AdminClientsResource::clientOrNotFound);
     }
 
+    /**
+     * A new secret; the old one keeps working for {@code grace_seconds} (default {@code secrets.rotation-grace},
+     * 0 stops it at once), and every token issued so far is revoked.
+     */
     @POST
     @Path("/{id}/secret")
-    public Uni<Response> rotateSecret(@PathParam("id") String id) {
-        return admin.rotateSecret(id).map(rotated -> rotated == null ? notFound()
-                : Response.ok(new AdminClientViews.Secret(rotated.client().clientId(), rotated.secret()))
-                        .header("Cache-Control", "no-store").build());
+    public Uni<Response> rotateSecret(@PathParam("id") String id, @Context HttpServerRequest request) {
+        InputParser in = new InputParser(request);
+        int grace = in.queryInt("grace_seconds", (int) defaultGrace.toSeconds(), 0, GRACE_MAX_SECONDS);
+        in.throwIfInvalid();
+        return admin.rotateSecret(actor(), id, Duration.ofSeconds(grace)).map(rotated -> rotated == null ? notFound()
+                : ClientAuthentication.noStore(Response.ok(new AdminClientViews.Secret(rotated.client().clientId(),
+                        rotated.secret(), rotated.client().previousSecretExpiresAt()))));
+    }
+
+    /** Revokes every token issued to the client so far (it may ask for new ones). */
+    @POST
+    @Path("/{id}/revoke-tokens")
+    public Uni<Response> revokeTokens(@PathParam("id") String id) {
+        return admin.revokeTokens(actor(), id).map(AdminClientsResource::clientOrNotFound);
+    }
+
+    /** The administrator making the call (the client of the presented token), for the audit trail. */
+    private String actor() {
+        return caller.token().clientId();
     }
 
     @ServerExceptionMapper

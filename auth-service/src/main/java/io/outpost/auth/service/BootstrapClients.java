@@ -28,8 +28,10 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Registers the clients of {@code outpost.auth.bootstrap-clients} at start-up (local runs, tests). Idempotent: an
- * unchanged configuration changes no row; a changed secret, permission list, player or enabled flag is applied.
+ * Registers the clients of {@code outpost.auth.bootstrap-clients} at start-up (local runs, tests): creates what is
+ * missing, and brings a client it created back in line with the configuration (secret, permissions, player,
+ * enabled) — unless an administrator has changed that client since, whose change is never undone. Idempotent: an
+ * unchanged configuration changes no row.
  */
 @Singleton
 public class BootstrapClients {
@@ -103,6 +105,10 @@ public class BootstrapClients {
             String[] permissions = client.permissions().orElse(List.of()).toArray(String[]::new);
             UUID player = client.playerUuid().orElse(null);
             ClientEntity row = existing.get(id);
+            if (row != null && row.adminChangedAt() != null) {
+                existing.remove(id); // an administrator's client now
+                continue;
+            }
             if (row == null) {
                 String hash = hasher.hash(client.secret());
                 changes.add(() -> LOG.infof("bootstrap client %s registered", id));
@@ -138,7 +144,7 @@ public class BootstrapClients {
     private static ClientEntity apply(ClientEntity row, String hash, String[] permissions, UUID player,
             boolean enabled, Instant now) {
         if (hash != null) {
-            row.changeSecretHash(hash, now);
+            row.changeSecretHash(hash, null, now);
         }
         row.changePermissions(permissions, now);
         row.changePlayer(player, now);

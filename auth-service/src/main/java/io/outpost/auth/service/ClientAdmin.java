@@ -1,16 +1,22 @@
 package io.outpost.auth.service;
 
 import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import jakarta.inject.Singleton;
 
+import io.outpost.auth.config.AuthConfig;
+import io.outpost.auth.messaging.OutboxRelay;
 import io.outpost.auth.repository.ClientEntity;
 import io.outpost.auth.repository.ClientRepository;
+import io.outpost.auth.repository.OutboxRecord;
+import io.outpost.support.security.revocation.Revocation;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -19,8 +25,11 @@ import io.vertx.core.Vertx;
 
 /**
  * Client administration: create (the secret is answered once, only its hash is kept), list, read, enable/disable,
- * rotate the secret, set permissions. Every change drops the client from this replica's cache at once. Secrets
- * are hashed off the event loop, before the transaction opens.
+ * rotate the secret (the old one keeps working for a grace period), set permissions, revoke tokens. Disabling a
+ * client, rotating its secret and revoking its tokens revoke every token it was issued so far. Each change is
+ * marked as an administrator's (bootstrap leaves it alone), audited, and written with its revocation and audit
+ * records into the outbox in one transaction; it then applies on this replica at once. Secrets are hashed off the
+ * event loop, before the transaction opens. Every query has the {@code store-timeout} deadline.
  */
 @Singleton
 public class ClientAdmin {
@@ -36,71 +45,169 @@ public class ClientAdmin {
         }
     }
 
+    /** One change to a client row, made inside the transaction; answers what to record about it. */
+    @FunctionalInterface
+    private interface Edit {
+        Recorded apply(ClientEntity row, Instant now);
+    }
+
+    /** What a change leaves behind: audit events and revocations. */
+    private record Recorded(List<AuditTrail.Event> events, List<Revocation> revocations) {
+    }
+
     private static final char[] ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
 
     private final ClientRepository repository;
     private final SecretHasher hasher;
     private final ClientDirectory directory;
+    private final AuditTrail audit;
+    private final OutboxRelay relay;
+    private final Clock clock;
+    private final Duration deadline;
+    private final Duration tokenLifetime;
     private final SecureRandom random = new SecureRandom();
 
-    public ClientAdmin(ClientRepository repository, SecretHasher hasher, ClientDirectory directory) {
+    public ClientAdmin(ClientRepository repository, SecretHasher hasher, ClientDirectory directory, AuditTrail audit,
+            OutboxRelay relay, Clock clock, AuthConfig config) {
         this.repository = repository;
         this.hasher = hasher;
         this.directory = directory;
+        this.audit = audit;
+        this.relay = relay;
+        this.clock = clock;
+        this.deadline = config.storeTimeout();
+        this.tokenLifetime = config.tokenLifetime();
     }
 
     /** Registers a client; {@code id} null picks one. */
-    public Uni<WithSecret> create(String id, List<String> permissions, UUID player) {
+    public Uni<WithSecret> create(String actor, String id, List<String> permissions, UUID player) {
         String clientId = id != null ? id : "client-" + randomId();
         String secret = hasher.newSecret();
-        return offLoop(() -> hasher.hash(secret)).flatMap(hash -> Panache.withTransaction(() ->
+        List<AuditTrail.Event> events = new ArrayList<>();
+        return offLoop(() -> hasher.hash(secret)).flatMap(hash -> within(Panache.withTransaction(() ->
                 repository.findById(clientId).flatMap(existing -> {
                     if (existing != null) {
                         return Uni.createFrom().failure(new ClientExistsException(clientId));
                     }
+                    Instant now = clock.instant();
                     ClientEntity entity = new ClientEntity(clientId, hash, permissions.toArray(String[]::new), player,
-                            true, Instant.now());
-                    return repository.persist(entity);
-                })))
+                            true, now);
+                    entity.changedByAdmin(now);
+                    events.add(audit.event(actor, "client.created", clientId, "permissions", permissions,
+                            "player_uuid", player));
+                    return repository.persist(entity).call(() -> persist(events, List.of()));
+                }))))
                 .map(entity -> new WithSecret(ClientSnapshot.of(entity), secret))
-                .invoke(() -> directory.invalidate(clientId));
+                .invoke(() -> committed(clientId, events));
     }
 
     public Uni<List<ClientSnapshot>> list(String after, int limit) {
-        return Panache.withSession(() -> repository.page(after, limit))
+        return within(Panache.withSession(() -> repository.page(after, limit)))
                 .map(rows -> rows.stream().map(ClientSnapshot::of).toList());
     }
 
     /** The client, or null. */
     public Uni<ClientSnapshot> get(String id) {
-        return Panache.withSession(() -> repository.findById(id)).map(row -> row == null ? null : ClientSnapshot.of(row));
+        return within(Panache.withSession(() -> repository.findById(id)))
+                .map(row -> row == null ? null : ClientSnapshot.of(row));
     }
 
-    /** The changed client, or null when there is none. */
-    public Uni<ClientSnapshot> setEnabled(String id, boolean enabled) {
-        return change(id, row -> row.changeEnabled(enabled, Instant.now()));
+    /** The changed client, or null when there is none. Disabling revokes every token issued to it so far. */
+    public Uni<ClientSnapshot> setEnabled(String actor, String id, boolean enabled) {
+        return change(id, (row, now) -> {
+            row.changeEnabled(enabled, now);
+            if (enabled) {
+                return new Recorded(List.of(audit.event(actor, "client.enabled", id)), List.of());
+            }
+            return revokeAll(row, now, actor, "client.disabled", "disabled");
+        });
     }
 
-    public Uni<ClientSnapshot> setPermissions(String id, List<String> permissions) {
-        return change(id, row -> row.changePermissions(permissions.toArray(String[]::new), Instant.now()));
+    public Uni<ClientSnapshot> setPermissions(String actor, String id, List<String> permissions) {
+        return change(id, (row, now) -> {
+            row.changePermissions(permissions.toArray(String[]::new), now);
+            return new Recorded(List.of(audit.event(actor, "client.permissions_changed", id, "permissions",
+                    permissions)), List.of());
+        });
     }
 
-    /** A new secret for the client (the old one stops working at once here, within the cache TTL elsewhere); null when there is none. */
-    public Uni<WithSecret> rotateSecret(String id) {
+    /**
+     * A new secret for the client; the old one keeps working for {@code grace} (zero: it stops at once), and every
+     * token issued so far is revoked. Null when there is no such client.
+     */
+    public Uni<WithSecret> rotateSecret(String actor, String id, Duration grace) {
         String secret = hasher.newSecret();
         return offLoop(() -> hasher.hash(secret))
-                .flatMap(hash -> change(id, row -> row.changeSecretHash(hash, Instant.now())))
+                .flatMap(hash -> change(id, (row, now) -> {
+                    row.changeSecretHash(hash, now.plus(grace), now);
+                    return revokeAll(row, now, actor, "client.secret_rotated", "secret_rotated",
+                            "grace_seconds", grace.toSeconds());
+                }))
                 .map(client -> client == null ? null : new WithSecret(client, secret));
     }
 
-    private Uni<ClientSnapshot> change(String id, Consumer<ClientEntity> edit) {
-        return Panache.withTransaction(() -> repository.findById(id).map(row -> {
+    /** Revokes every token issued to the client so far; null when there is no such client. */
+    public Uni<ClientSnapshot> revokeTokens(String actor, String id) {
+        return change(id, (row, now) -> revokeAll(row, now, actor, "client.tokens_revoked", "revoked"));
+    }
+
+    /** RFC 7009: revokes one token (by {@code jti}) of {@code clientId}, expiring at {@code expiresAt}. */
+    public Uni<Void> revokeToken(String clientId, String jti, Instant expiresAt) {
+        List<AuditTrail.Event> events = List.of(audit.event(clientId, "token.revoked", clientId, "jti", jti));
+        Revocation revocation = Revocation.token(jti, clientId, expiresAt.getEpochSecond(), "revoked");
+        return within(Panache.withTransaction(() -> persist(events, List.of(revocation))))
+                .invoke(() -> committed(null, events));
+    }
+
+    private Recorded revokeAll(ClientEntity row, Instant now, String actor, String action, String reason,
+            Object... details) {
+        // tokens issued up to the end of this second are revoked; later ones are issued with iat from the cut-off
+        Instant cutoff = Instant.ofEpochSecond(now.getEpochSecond() + 1);
+        row.revokeTokensBefore(cutoff, now);
+        Revocation revocation = Revocation.client(row.clientId(), cutoff.getEpochSecond(),
+                cutoff.plus(tokenLifetime).getEpochSecond(), reason);
+        Object[] all = new Object[details.length + 2];
+        all[0] = "tokens_issued_before";
+        all[1] = cutoff.toString();
+        System.arraycopy(details, 0, all, 2, details.length);
+        return new Recorded(List.of(audit.event(actor, action, row.clientId(), all)), List.of(revocation));
+    }
+
+    private Uni<ClientSnapshot> change(String id, Edit edit) {
+        List<AuditTrail.Event> events = new ArrayList<>();
+        return within(Panache.withTransaction(() -> repository.findById(id).flatMap(row -> {
             if (row == null) {
-                return null;
+                return Uni.createFrom().nullItem();
             }
-            edit.accept(row);
-            return row;
-        })).map(row -> row == null ? null : ClientSnapshot.of(row)).invoke(() -> directory.invalidate(id));
+            Instant now = clock.instant();
+            Recorded recorded = edit.apply(row, now);
+            row.changedByAdmin(now);
+            events.addAll(recorded.events());
+            return persist(recorded.events(), recorded.revocations()).replaceWith(row);
+        }))).map(row -> row == null ? null : ClientSnapshot.of(row)).invoke(() -> committed(id, events));
+    }
+
+    /** Writes the outbox records of a change into the current transaction. */
+    private Uni<Void> persist(List<AuditTrail.Event> events, List<Revocation> revocations) {
+        List<OutboxRecord> records = new ArrayList<>();
+        revocations.forEach(revocation -> records.add(audit.record(revocation)));
+        events.forEach(event -> records.add(audit.record(event)));
+        return Panache.getSession().flatMap(session -> session.persistAll(records.toArray()));
+    }
+
+    /** After the commit: the change applies here at once, is logged, and its records go to Kafka now. */
+    private void committed(String clientId, List<AuditTrail.Event> events) {
+        if (clientId != null) {
+            directory.invalidate(clientId);
+        }
+        if (!events.isEmpty()) {
+            audit.logged(events);
+            relay.kick();
+        }
+    }
+
+    private <T> Uni<T> within(Uni<T> work) {
+        return StoreUnavailableException.within(deadline, work);
     }
 
     private String randomId() {

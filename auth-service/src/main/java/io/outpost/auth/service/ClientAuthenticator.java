@@ -1,27 +1,22 @@
 package io.outpost.auth.service;
 
+import java.time.Clock;
 import java.util.Base64;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
-import io.outpost.auth.config.AuthConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
 /**
- * Authenticates a client for the token endpoint. The hot path compares a keyed fingerprint of the presented
- * secret with the one remembered after a successful slow check: no KDF, no database. Everything else — first
- * use, a changed secret, a wrong secret, an unknown client, a disabled one — runs exactly one slow KDF check on a
- * small dedicated pool (against a dummy hash when the client is unknown), so all refusals look and take alike.
+ * Authenticates a client (token, revocation and introspection endpoints). The hot path compares a keyed fingerprint
+ * of the presented secret with the one remembered after a successful slow check: no KDF, no database. Everything
+ * else — first use, a changed secret, a wrong secret, an unknown client, a disabled one — runs one slow KDF check
+ * (two for a client within a rotation's grace period: the new secret, then the previous one) on a small dedicated
+ * pool, against a dummy hash when the client is unknown, so that refusals look and take alike.
  */
 @Singleton
 public class ClientAuthenticator {
@@ -33,56 +28,70 @@ public class ClientAuthenticator {
     public record Granted(ClientSnapshot client) implements Outcome {
     }
 
-    public record Refused() implements Outcome {
+    /**
+     * @param reason    for metrics: {@code malformed_credentials}, {@code unknown_client}, {@code invalid_secret},
+     *                  {@code disabled}
+     * @param clientId  the registered client it concerns, or null
+     */
+    public record Refused(String reason, String clientId) implements Outcome {
     }
 
-    public record Throttled(long retryAfterSeconds) implements Outcome {
+    public record Throttled(long retryAfterSeconds, String clientId) implements Outcome {
     }
 
-    private static final Outcome REFUSED = new Refused();
+    /** The slow-check queue is full: the server is overloaded, not the client wrong. */
+    public record Busy() implements Outcome {
+    }
 
     private final SecretHasher hasher;
     private final ClientDirectory directory;
     private final FailureThrottle throttle;
-    private final ThreadPoolExecutor slowChecks;
+    private final SlowChecks slowChecks;
+    private final ClientValidation validation;
+    private final Clock clock;
 
     public ClientAuthenticator(SecretHasher hasher, ClientDirectory directory, FailureThrottle throttle,
-            AuthConfig config) {
+            SlowChecks slowChecks, ClientValidation validation, Clock clock) {
         this.hasher = hasher;
         this.directory = directory;
         this.throttle = throttle;
-        int threads = config.secrets().kdfThreads();
-        AtomicInteger count = new AtomicInteger();
-        this.slowChecks = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(config.secrets().kdfQueue()), task -> {
-                    Thread thread = new Thread(task, "outpost-secret-check-" + count.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                });
+        this.slowChecks = slowChecks;
+        this.validation = validation;
+        this.clock = clock;
     }
 
     /**
      * @param credentials null when the Authorization header was missing or unreadable
      * @param address     the client address failures are counted against
+     * @return the outcome; a failure with {@link StoreUnavailableException} when the client's record is needed and
+     *         PostgreSQL cannot give it
      */
     public Uni<Outcome> authenticate(ClientCredentials credentials, String address) {
         OptionalLong addressWait = throttle.addressRetryAfter(address);
         if (credentials == null) {
             if (addressWait.isPresent()) {
-                return Uni.createFrom().item(new Throttled(addressWait.getAsLong()));
+                return Uni.createFrom().item(new Throttled(addressWait.getAsLong(), null));
             }
             throttle.failed(null, address);
-            return Uni.createFrom().item(REFUSED);
+            return Uni.createFrom().item(new Refused("malformed_credentials", null));
         }
         byte[] fingerprint = hasher.fingerprint(credentials.secret());
-        return directory.lookup(credentials.clientId()).flatMap(entry -> {
-            if (entry.proven(fingerprint)) {
+        // an id the registry cannot hold (U+0000, ':' …) is unknown without asking PostgreSQL
+        Uni<ClientDirectory.Entry> record = validation.isClientId(credentials.clientId())
+                ? directory.lookup(credentials.clientId())
+                : Uni.createFrom().item(new ClientDirectory.Entry(null, clock.millis()));
+        return record.flatMap(entry -> {
+            if (directory.proven(entry, fingerprint)) {
                 // a secret this process has already proven: never throttled, never slowed
                 return Uni.createFrom().item(new Granted(entry.client()));
             }
-            OptionalLong wait = longest(addressWait, throttle.clientRetryAfter(credentials.clientId()));
-            if (wait.isPresent()) {
-                return Uni.createFrom().item(new Throttled(wait.getAsLong()));
+            String clientId = entry.client() == null ? null : entry.client().clientId();
+            if (addressWait.isPresent()) {
+                return Uni.createFrom().item(new Throttled(addressWait.getAsLong(), clientId));
+            }
+            OptionalLong clientWait = throttle.clientRetryAfter(credentials.clientId());
+            if (clientWait.isPresent()) {
+                return Uni.createFrom().item(new Throttled(clientWait.getAsLong(), clientId));
             }
             return slowCheck(entry, credentials, fingerprint, address);
         });
@@ -94,51 +103,49 @@ public class ClientAuthenticator {
         Context context = Vertx.currentContext();
         // a burst of requests with one secret (a cold start under load) costs one KDF run, not one per request
         String key = Base64.getEncoder().encodeToString(fingerprint);
-        CompletableFuture<Boolean> mine = new CompletableFuture<>();
-        CompletableFuture<Boolean> running = entry.checks().putIfAbsent(key, mine);
+        CompletableFuture<String> mine = new CompletableFuture<>();
+        CompletableFuture<String> running = entry.checks().putIfAbsent(key, mine);
         if (running == null) {
-            try {
-                slowChecks.execute(() -> {
-                    try {
-                        mine.complete(hasher.verify(credentials.secret(), client == null ? null : client.secretHash()));
-                    } catch (RuntimeException e) {
-                        mine.completeExceptionally(e);
-                    } finally {
-                        entry.checks().remove(key, mine);
-                    }
-                });
-            } catch (RejectedExecutionException overloaded) {
+            boolean queued = slowChecks.submit(() -> {
+                try {
+                    mine.complete(matchingHash(client, credentials.secret()));
+                } catch (RuntimeException e) {
+                    mine.completeExceptionally(e);
+                } finally {
+                    entry.checks().remove(key, mine);
+                }
+            });
+            if (!queued) {
                 entry.checks().remove(key, mine);
-                mine.complete(null);
+                return Uni.createFrom().item(new Busy());
             }
         }
-        CompletableFuture<Boolean> check = running != null ? running : mine;
-        Uni<Boolean> result = Uni.createFrom().completionStage(check);
+        CompletableFuture<String> check = running != null ? running : mine;
+        Uni<String> result = Uni.createFrom().completionStage(check);
         if (context != null) {
             result = result.emitOn(task -> context.runOnContext(ignored -> task.run()));
         }
-        return result.map(valid -> {
-            if (valid == null) {
-                return new Throttled(1);
-            }
-            if (valid && client.enabled()) {
-                entry.prove(fingerprint);
+        return result.map(hash -> {
+            if (hash != null && client.enabled()) {
+                directory.prove(client.clientId(), fingerprint, hash);
                 return new Granted(client);
             }
             throttle.failed(credentials.clientId(), address);
-            return REFUSED;
+            String reason = client == null ? "unknown_client" : hash == null ? "invalid_secret" : "disabled";
+            return new Refused(reason, client == null ? null : client.clientId());
         });
     }
 
-    private static OptionalLong longest(OptionalLong a, OptionalLong b) {
-        if (a.isEmpty()) {
-            return b;
+    /** The hash the secret matches (the current one, else the previous one within its grace), or null. */
+    private String matchingHash(ClientSnapshot client, String secret) {
+        if (client == null) {
+            hasher.verify(secret, null); // the cost of a wrong secret, for an unknown client
+            return null;
         }
-        return b.isEmpty() || a.getAsLong() >= b.getAsLong() ? a : b;
-    }
-
-    @PreDestroy
-    void stop() {
-        slowChecks.shutdownNow();
+        if (hasher.verify(secret, client.secretHash())) {
+            return client.secretHash();
+        }
+        String previous = client.previousSecretHash(clock.instant());
+        return previous != null && hasher.verify(secret, previous) ? previous : null;
     }
 }

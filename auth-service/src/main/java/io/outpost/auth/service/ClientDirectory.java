@@ -1,5 +1,7 @@
 package io.outpost.auth.service;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,36 +12,50 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
 import io.outpost.auth.config.AuthConfig;
 import io.outpost.auth.repository.ClientRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Client records held in memory so that a token grant needs no database round trip. A record is trusted for
+ * Client records held in memory so that a token grant needs no database round trip (time from the {@link Clock}). A record is trusted for
  * {@code client-cache-ttl}; up to twice that it is still answered while one background read refreshes it, so a
  * busy client never waits for PostgreSQL. Changes made through this replica apply at once ({@link #invalidate});
  * changes made through another replica apply here within 2 × {@code client-cache-ttl}. Unknown ids are remembered
- * too (bounded), so that they cost what a known client costs.
+ * too (bounded, least used forgotten first), so that they cost what a known client costs.
+ *
+ * <p>Every read has a deadline ({@code store-timeout}). When PostgreSQL does not answer, a record already held is
+ * served as it is (tokens keep flowing to known clients) and read again at most every few seconds; an id never
+ * seen fails with {@link StoreUnavailableException}.
+ *
+ * <p>A secret proven by a slow check is remembered as its keyed fingerprint, per client and apart from the record,
+ * so that it survives changes that keep the secret (permissions, enabling): only a new secret (or the end of a
+ * rotation's grace period) asks for a slow check again.
  */
 @Singleton
 public class ClientDirectory {
 
     private static final Logger LOG = Logger.getLogger(ClientDirectory.class);
     private static final int MAX_UNKNOWN = 10_000;
+    private static final int MAX_PROOFS = 100_000;
+    /** While PostgreSQL does not answer, a held record is read again at most this often. */
+    private static final long OUTAGE_RETRY_MILLIS = Duration.ofSeconds(5).toMillis();
 
-    /** A cached record ({@code client} null: no such client) and the fingerprint of its proven secret. */
+    /** A cached record ({@code client} null: no such client). */
     public static final class Entry {
         private final ClientSnapshot client;
-        private final long readAtNanos;
+        private final long readAtMillis;
         private final AtomicBoolean refreshing = new AtomicBoolean();
         /** Slow checks under way, by fingerprint: concurrent requests with the same secret share one. */
-        private final Map<String, CompletableFuture<Boolean>> checks = new ConcurrentHashMap<>();
-        private volatile byte[] provenFingerprint;
+        private final Map<String, CompletableFuture<String>> checks = new ConcurrentHashMap<>();
+        private volatile long servedStaleUntil;
 
-        Entry(ClientSnapshot client, long readAtNanos) {
+        Entry(ClientSnapshot client, long readAtMillis) {
             this.client = client;
-            this.readAtNanos = readAtNanos;
+            this.readAtMillis = readAtMillis;
         }
 
         /** The client, or null when the id is unknown. */
@@ -47,44 +63,46 @@ public class ClientDirectory {
             return client;
         }
 
-        /** True when {@code fingerprint} is that of the secret already proven by a slow check, for an enabled client. */
-        public boolean proven(byte[] fingerprint) {
-            return client != null && client.enabled() && SecretHasher.same(provenFingerprint, fingerprint);
-        }
-
-        /** The slow checks under way for this client. */
-        Map<String, CompletableFuture<Boolean>> checks() {
+        /** The slow checks under way for this client, each answering the hash the secret matched (or null). */
+        Map<String, CompletableFuture<String>> checks() {
             return checks;
-        }
-
-        /** Remembers a secret the slow check accepted. */
-        public void prove(byte[] fingerprint) {
-            this.provenFingerprint = fingerprint;
         }
     }
 
-    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+    /** A secret that passed a slow check: its fingerprint and the hash it matched. */
+    private record Proof(byte[] fingerprint, String hash) {
+    }
+
+    private final Map<String, Entry> known = new ConcurrentHashMap<>();
+    private final Cache<String, Entry> unknown = Caffeine.newBuilder().maximumSize(MAX_UNKNOWN)
+            .executor(Runnable::run).build();
+    private final Cache<String, Proof> proofs = Caffeine.newBuilder().maximumSize(MAX_PROOFS).build();
     private final AtomicLong generation = new AtomicLong();
     private final ClientRepository repository;
-    private final long ttlNanos;
+    private final Clock clock;
+    private final long ttlMillis;
+    private final Duration storeTimeout;
 
-    public ClientDirectory(ClientRepository repository, AuthConfig config) {
+    public ClientDirectory(ClientRepository repository, AuthConfig config, Clock clock) {
         this.repository = repository;
-        this.ttlNanos = config.clientCacheTtl().toNanos();
+        this.clock = clock;
+        this.ttlMillis = config.clientCacheTtl().toMillis();
+        this.storeTimeout = config.storeTimeout();
     }
 
     /** The record of {@code clientId} (never null; its client is null for an unknown id). */
     public Uni<Entry> lookup(String clientId) {
-        Entry entry = entries.get(clientId);
+        Entry entry = cached(clientId);
         if (entry != null) {
-            long age = System.nanoTime() - entry.readAtNanos;
-            if (age < ttlNanos) {
+            long now = clock.millis();
+            long age = now - entry.readAtMillis;
+            if (age < ttlMillis || now < entry.servedStaleUntil) {
                 return Uni.createFrom().item(entry);
             }
-            if (age < 2 * ttlNanos) {
+            if (age < 2 * ttlMillis) {
                 if (entry.refreshing.compareAndSet(false, true)) {
                     read(clientId, entry).subscribe().with(ignored -> {
-                    }, failure -> LOG.warnf("could not refresh client %s: %s", clientId, failure.toString()));
+                    }, failure -> LOG.debugf("could not refresh client %s: %s", clientId, failure.toString()));
                 }
                 return Uni.createFrom().item(entry);
             }
@@ -92,33 +110,75 @@ public class ClientDirectory {
         return read(clientId, entry);
     }
 
-    /** Forgets a client after a change, so that the next request reads it again. */
+    /** Forgets a client's record after a change, so that the next request reads it again. */
     public void invalidate(String clientId) {
         generation.incrementAndGet();
-        entries.remove(clientId);
+        known.remove(clientId);
+        unknown.invalidate(clientId);
+    }
+
+    /** True when {@code fingerprint} is that of a secret proven earlier and still accepted by an enabled client. */
+    public boolean proven(Entry entry, byte[] fingerprint) {
+        ClientSnapshot client = entry.client;
+        if (client == null || !client.enabled()) {
+            return false;
+        }
+        Proof proof = proofs.getIfPresent(client.clientId());
+        return proof != null && SecretHasher.same(proof.fingerprint(), fingerprint)
+                && client.accepts(proof.hash(), clock.instant());
+    }
+
+    /** Remembers a secret a slow check accepted, with the hash it matched. */
+    public void prove(String clientId, byte[] fingerprint, String hash) {
+        proofs.put(clientId, new Proof(fingerprint, hash));
+    }
+
+    private Entry cached(String clientId) {
+        Entry entry = known.get(clientId);
+        return entry != null ? entry : unknown.getIfPresent(clientId);
     }
 
     private Uni<Entry> read(String clientId, Entry previous) {
         long startedIn = generation.get();
-        long startedAt = System.nanoTime();
-        return Panache.withSession(() -> repository.findById(clientId)).map(row -> {
-            Entry fresh = new Entry(row == null ? null : ClientSnapshot.of(row), System.nanoTime());
-            if (previous != null && previous.client != null && fresh.client != null
-                    && previous.client.secretHash().equals(fresh.client.secretHash())) {
-                fresh.provenFingerprint = previous.provenFingerprint;
-            }
-            // a change made while this read was under way may not be in it: do not cache what it read
-            if (generation.get() != startedIn || fresh.client == null && entries.size() >= MAX_UNKNOWN) {
-                return fresh;
-            }
-            // concurrent first requests read concurrently: all of them share the entry installed first, so that
-            // they share its slow check and its proof
-            return entries.compute(clientId, (id, current) -> current != null && current != previous
-                    && current.readAtNanos - startedAt >= 0 ? current : fresh);
-        }).onFailure().invoke(() -> {
-            if (previous != null) {
-                previous.refreshing.set(false);
-            }
-        });
+        long startedAt = clock.millis();
+        return StoreUnavailableException.within(storeTimeout, Panache.withSession(() -> repository.findById(clientId)))
+                .map(row -> install(clientId, previous, row == null ? null : ClientSnapshot.of(row), startedIn,
+                        startedAt))
+                .onFailure().recoverWithUni(failure -> {
+                    if (previous != null) {
+                        previous.refreshing.set(false);
+                    }
+                    if (!StoreUnavailableException.isOutage(failure)) {
+                        return Uni.createFrom().failure(failure);
+                    }
+                    if (previous == null) {
+                        return Uni.createFrom().failure(StoreUnavailableException.of(failure));
+                    }
+                    // PostgreSQL is away: serve what is held, and ask again only every few seconds
+                    previous.servedStaleUntil = clock.millis() + OUTAGE_RETRY_MILLIS;
+                    LOG.warnf("client %s served from its cached record: %s", clientId, failure.toString());
+                    return Uni.createFrom().item(previous);
+                });
+    }
+
+    private Entry install(String clientId, Entry previous, ClientSnapshot client, long startedIn, long startedAt) {
+        Entry fresh = new Entry(client, clock.millis());
+        // a change made while this read was under way may not be in it: do not cache what it read
+        if (generation.get() != startedIn) {
+            return fresh;
+        }
+        if (client == null) {
+            known.remove(clientId);
+            Entry current = unknown.asMap().compute(clientId, (id, held) -> keep(held, previous, startedAt) ? held : fresh);
+            return current;
+        }
+        unknown.invalidate(clientId);
+        // concurrent first requests read concurrently: all of them share the entry installed first, so that they
+        // share its slow check
+        return known.compute(clientId, (id, held) -> keep(held, previous, startedAt) ? held : fresh);
+    }
+
+    private static boolean keep(Entry held, Entry previous, long startedAt) {
+        return held != null && held != previous && held.readAtMillis >= startedAt;
     }
 }

@@ -6,9 +6,16 @@ import java.util.UUID;
 
 import io.outpost.auth.repository.ClientEntity;
 
-/** An immutable copy of a client row, safe to cache and share between threads. */
+/**
+ * An immutable copy of a client row, safe to cache and share between threads.
+ *
+ * @param previousSecretHash        the secret replaced by the last rotation, or null
+ * @param previousSecretExpiresAt   until when that secret still works
+ * @param tokensRevokedBefore       tokens issued before this are revoked, or null
+ */
 public record ClientSnapshot(String clientId, String secretHash, List<String> permissions, UUID playerUuid,
-        boolean enabled, Instant createdAt, Instant updatedAt) {
+        boolean enabled, Instant createdAt, Instant updatedAt, String previousSecretHash,
+        Instant previousSecretExpiresAt, Instant tokensRevokedBefore) {
 
     public ClientSnapshot {
         permissions = List.copyOf(permissions);
@@ -16,6 +23,18 @@ public record ClientSnapshot(String clientId, String secretHash, List<String> pe
 
     public static ClientSnapshot of(ClientEntity entity) {
         return new ClientSnapshot(entity.clientId(), entity.secretHash(), List.of(entity.permissions()),
-                entity.playerUuid(), entity.enabled(), entity.createdAt(), entity.updatedAt());
+                entity.playerUuid(), entity.enabled(), entity.createdAt(), entity.updatedAt(),
+                entity.previousSecretHash(), entity.previousSecretExpiresAt(), entity.tokensRevokedBefore());
+    }
+
+    /** The previous secret's hash while its grace period lasts, else null. */
+    public String previousSecretHash(Instant now) {
+        return previousSecretHash != null && previousSecretExpiresAt != null && now.isBefore(previousSecretExpiresAt)
+                ? previousSecretHash : null;
+    }
+
+    /** Whether {@code hash} is a secret this client accepts at {@code now}. */
+    public boolean accepts(String hash, Instant now) {
+        return hash.equals(secretHash) || hash.equals(previousSecretHash(now));
     }
 }

@@ -22,6 +22,11 @@ public class ClientValidation {
     private static final Pattern CLIENT_ID = Pattern.compile("[A-Za-z0-9._~-]+");
     private static final Pattern PERMISSION = Pattern.compile("[A-Za-z0-9._:*-]+");
 
+    /** Whether {@code id} is one the registry can hold (anything else is an unknown client, PostgreSQL unasked). */
+    public boolean isClientId(String id) {
+        return id != null && !id.isEmpty() && id.length() <= CLIENT_ID_MAX && CLIENT_ID.matcher(id).matches();
+    }
+
     /** Faults of a client id at {@code loc}. */
     public void clientId(List<ErrorDetail> out, List<Object> loc, String id) {
         int before = out.size();

@@ -1,19 +1,30 @@
 package io.outpost.auth.service;
 
-import java.util.Map;
+import java.time.Duration;
 import java.util.OptionalLong;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.inject.Singleton;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.outpost.auth.config.AuthConfig;
 
 /**
- * Counts failed client authentications per client id and per client address in fixed windows; once a count
- * reaches its maximum, further unverified attempts are refused until the window ends. Only failures count, so a
- * client that authenticates is never slowed. Per replica and in memory: an attacker spread over N replicas gets
- * N times the budget, which still bounds the slow-KDF work each replica does for failures.
+ * Counts failed client authentications per client address and per client id in fixed windows, in bounded caches
+ * (Caffeine: a flood of new ids or addresses evicts the least used entries, not the counters under attack, and
+ * never clears them all).
+ *
+ * <ul>
+ * <li>An address over its budget is refused (429) until its window ends.</li>
+ * <li>A client id over its budget is never refused outright — that would lock out the real client on every
+ * replica that has not yet proven its secret. Its unverified attempts are rationed instead, to
+ * {@code locked-checks-per-second} slow checks; the others are answered 429 with {@code Retry-After: 1}.</li>
+ * </ul>
+ * Only failures count, so a client that authenticates is never slowed. Per replica and in memory: N replicas
+ * allow N times the budget, which still bounds the slow-KDF work each does for failures.
  */
 @Singleton
 public class FailureThrottle {
@@ -21,28 +32,51 @@ public class FailureThrottle {
     private record Window(long endNanos, AtomicInteger failures) {
     }
 
-    private final Map<String, Window> clients = new ConcurrentHashMap<>();
-    private final Map<String, Window> addresses = new ConcurrentHashMap<>();
+    private final Cache<String, Window> clients;
+    private final Cache<String, Window> addresses;
+    private final Cache<String, AtomicLong> rations;
     private final int maxPerClient;
     private final int maxPerAddress;
     private final long windowNanos;
-    private final int maxTracked;
+    private final long rationNanos;
 
     public FailureThrottle(AuthConfig config) {
-        this.maxPerClient = config.throttle().maxFailuresPerClient();
-        this.maxPerAddress = config.throttle().maxFailuresPerAddress();
-        this.windowNanos = config.throttle().window().toNanos();
-        this.maxTracked = config.throttle().maxTracked();
+        AuthConfig.Throttle throttle = config.throttle();
+        this.maxPerClient = throttle.maxFailuresPerClient();
+        this.maxPerAddress = throttle.maxFailuresPerAddress();
+        this.windowNanos = throttle.window().toNanos();
+        this.rationNanos = Duration.ofSeconds(1).toNanos() / Math.max(1, throttle.lockedChecksPerSecond());
+        this.clients = cache(throttle.maxTracked(), throttle.window());
+        this.addresses = cache(throttle.maxTracked(), throttle.window());
+        this.rations = cache(throttle.maxTracked(), throttle.window());
     }
 
     /** Seconds until {@code address} may try again, or empty when it is not throttled. */
     public OptionalLong addressRetryAfter(String address) {
-        return retryAfter(addresses, address, maxPerAddress);
+        Window window = addresses.getIfPresent(address);
+        long now = System.nanoTime();
+        if (window == null || now - window.endNanos() >= 0 || window.failures().get() < maxPerAddress) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(Math.max(1, (window.endNanos() - now + 999_999_999L) / 1_000_000_000L));
     }
 
-    /** Seconds until unverified attempts for {@code clientId} are taken again, or empty. */
+    /**
+     * Empty when an unverified attempt for {@code clientId} may run its slow check now; else the seconds to wait.
+     * Under its failure budget every attempt may; over it, one per ration.
+     */
     public OptionalLong clientRetryAfter(String clientId) {
-        return retryAfter(clients, clientId, maxPerClient);
+        Window window = clients.getIfPresent(clientId);
+        long now = System.nanoTime();
+        if (window == null || now - window.endNanos() >= 0 || window.failures().get() < maxPerClient) {
+            return OptionalLong.empty();
+        }
+        AtomicLong next = rations.get(clientId, id -> new AtomicLong(now));
+        long allowed = next.get();
+        if (now - allowed >= 0 && next.compareAndSet(allowed, now + rationNanos)) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(1);
     }
 
     /** Records a failure of {@code clientId} (null when no client id could be read) from {@code address}. */
@@ -53,25 +87,9 @@ public class FailureThrottle {
         count(addresses, address);
     }
 
-    private OptionalLong retryAfter(Map<String, Window> windows, String key, int max) {
-        Window window = windows.get(key);
+    private void count(Cache<String, Window> windows, String key) {
         long now = System.nanoTime();
-        if (window == null || now - window.endNanos() >= 0 || window.failures().get() < max) {
-            return OptionalLong.empty();
-        }
-        long left = window.endNanos() - now;
-        return OptionalLong.of(Math.max(1, (left + 999_999_999L) / 1_000_000_000L));
-    }
-
-    private void count(Map<String, Window> windows, String key) {
-        long now = System.nanoTime();
-        if (windows.size() >= maxTracked) {
-            windows.values().removeIf(w -> now - w.endNanos() >= 0);
-            if (windows.size() >= maxTracked) {
-                windows.clear(); // a flood of distinct keys: forget rather than grow without bound
-            }
-        }
-        windows.compute(key, (k, w) -> w == null || now - w.endNanos() >= 0
+        windows.asMap().compute(key, (k, w) -> w == null || now - w.endNanos() >= 0
                 ? new Window(now + windowNanos, new AtomicInteger(1))
                 : incremented(w));
     }
@@ -79,5 +97,10 @@ public class FailureThrottle {
     private static Window incremented(Window window) {
         window.failures().incrementAndGet();
         return window;
+    }
+
+    private static <V> Cache<String, V> cache(int maxTracked, Duration window) {
+        // maintenance runs on the caller's thread: eviction is immediate and predictable
+        return Caffeine.newBuilder().maximumSize(maxTracked).expireAfterWrite(window).executor(Runnable::run).build();
     }
 }

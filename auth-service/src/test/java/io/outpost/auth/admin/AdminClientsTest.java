@@ -50,6 +50,7 @@ class AdminClientsTest {
                 .body(Map.of("client_id", id, "permissions", List.of("sandbox:config:view"), "player_uuid", player))
                 .post(CLIENTS);
         created.then().statusCode(201)
+                .header("Cache-Control", "no-store")
                 .header("Location", matchesPattern(".*/users/v1/admin/clients/" + id))
                 .body("client_id", equalTo(id))
                 .body("client_secret", matchesPattern("[A-Za-z0-9_-]{43}"))
@@ -117,10 +118,11 @@ class AdminClientsTest {
     }
 
     @Test
-    void rotatingTheSecretRetiresTheOldOne() {
+    void rotatingTheSecretWithoutGraceRetiresTheOldOneAtOnce() {
         String old = create(id, List.of());
         tokenRequest(id, old).post(TOKEN_PATH).then().statusCode(200);
-        String fresh = admin().post(CLIENTS + "/" + id + "/secret").then().statusCode(200)
+        String fresh = admin().queryParam("grace_seconds", 0).post(CLIENTS + "/" + id + "/secret").then().statusCode(200)
+                .body("$", not(hasKey("previous_secret_expires_at")))
                 .header("Cache-Control", "no-store").body("client_id", equalTo(id)).extract().path("client_secret");
         assertThat(fresh).isNotEqualTo(old);
         tokenRequest(id, old).post(TOKEN_PATH).then().statusCode(401);

@@ -53,6 +53,15 @@ class TokenAuthFailureTest {
     }
 
     @Test
+    void idsAndSecretsPostgreSQLCannotHoldAreTheUsual401NeverA500() {
+        for (String id : List.of("te\u0000st", "te%00st", "nul%00", "a".repeat(65), "has space", "\u00e9mile", "x%zz")) {
+            assertInvalidClient(tokenRequest(id, "whatever"));
+        }
+        assertInvalidClient(tokenRequest(GAME, "secret\u0000with-nul"));
+        assertInvalidClient(tokenRequest(GAME, "%00"));
+    }
+
+    @Test
     void refusesAnUnknownClient() {
         assertInvalidClient(tokenRequest("no-such-client", "whatever"));
     }

@@ -87,6 +87,21 @@ class TokenGrantTest {
     }
 
     @Test
+    void basicCredentialsAreFormUrlDecodedAsRfc6749SaysAndGeneratedSecretsNeedNoEncoding() {
+        String secret = "re%s:er+v ed/&=?";
+        String encoded = java.net.URLEncoder.encode("test-reserved", StandardCharsets.UTF_8) + ":"
+                + java.net.URLEncoder.encode(secret, StandardCharsets.UTF_8);
+        assertThat(encoded).isEqualTo("test-reserved:re%25s%3Aer%2Bv+ed%2F%26%3D%3F");
+        fromOwnAddress().header("Authorization", "Basic " + Base64.getEncoder().encodeToString(encoded.getBytes()))
+                .contentType(ContentType.JSON).body("{\"grant_type\":\"client_credentials\"}").post(TOKEN_PATH)
+                .then().statusCode(200);
+        // a secret of the admin surface is URL-safe base64: the same whether or not the client encodes it
+        String generated = hasher.newSecret();
+        assertThat(java.net.URLEncoder.encode(generated, StandardCharsets.UTF_8)).isEqualTo(generated);
+        assertThat(io.outpost.auth.rest.FormOrJsonBody.decode(generated)).isEqualTo(generated);
+    }
+
+    @Test
     void readsABodyWithoutContentTypeAsJson() throws Exception {
         // rest-assured always sends a Content-Type; the JDK client sends none unless told
         HttpRequest request = HttpRequest.newBuilder(base.toURI().resolve(TOKEN_PATH))

@@ -1,0 +1,183 @@
+package io.outpost.auth.messaging;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.outpost.auth.config.AuthConfig;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Publishes the outbox ({@code auth.outbox}: revocations and audit events written with the changes they report) to
+ * Kafka and deletes what the broker acknowledged: right after each change ({@link #kick()}) and every
+ * {@code events.outbox-interval}, on a thread of its own. While Kafka is away the records wait in PostgreSQL
+ * (gauge {@code outpost_auth_outbox_pending}); a record published twice (two replicas, a crash before the delete)
+ * is harmless, since both topics are read by key. Creates its topics when they are missing: the revocation topic
+ * compacted, and deleted past twice the token lifetime (every record is moot by then).
+ */
+@Singleton
+public class OutboxRelay {
+
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+    private static final int BATCH = 500;
+    private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(10);
+
+    private final Pool pool;
+    private final AuthConfig config;
+    private final Optional<String> bootstrap;
+    private final AtomicBoolean queued = new AtomicBoolean();
+    private final AtomicLong pending = new AtomicLong(-1);
+    private ScheduledExecutorService thread;
+    private KafkaProducer<String, String> producer;
+    private boolean topicsReady;
+    private boolean failing;
+
+    public OutboxRelay(Pool pool, AuthConfig config, MeterRegistry registry,
+            @ConfigProperty(name = "kafka.bootstrap.servers") Optional<String> bootstrap) {
+        this.pool = pool;
+        this.config = config;
+        this.bootstrap = bootstrap;
+        Gauge.builder("outpost.auth.outbox.pending", pending, AtomicLong::get)
+                .description("Revocation and audit records not yet acknowledged by Kafka (-1: not measured yet)")
+                .register(registry);
+    }
+
+    void onStart(@Observes StartupEvent event) {
+        if (bootstrap.isEmpty()) {
+            LOG.warn("kafka.bootstrap.servers is not set: revocations and audit events stay in auth.outbox");
+            return;
+        }
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.get());
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, "auth-service-outbox");
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) KAFKA_TIMEOUT.toMillis());
+        producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
+        thread = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread relay = new Thread(task, "outpost-outbox-relay");
+            relay.setDaemon(true);
+            return relay;
+        });
+        long every = config.events().outboxInterval().toMillis();
+        thread.scheduleWithFixedDelay(this::relay, 0, every, TimeUnit.MILLISECONDS);
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        if (thread != null) {
+            thread.shutdownNow();
+            producer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    /** Publishes now what was just committed (coalesced: at most one extra pass waits). */
+    public void kick() {
+        if (thread != null && queued.compareAndSet(false, true)) {
+            thread.execute(() -> {
+                queued.set(false);
+                relay();
+            });
+        }
+    }
+
+    private void relay() {
+        try {
+            ensureTopics();
+            int sent;
+            do {
+                sent = publishBatch();
+            } while (sent == BATCH);
+            pending.set(pool.query("SELECT count(*) FROM auth.outbox").execute().await()
+                    .atMost(config.storeTimeout()).iterator().next().getLong(0));
+            if (failing) {
+                LOG.info("outbox relay: publishing again");
+                failing = false;
+            }
+        } catch (RuntimeException | ExecutionException | TimeoutException e) {
+            if (!failing) {
+                LOG.warnf("outbox relay: records wait in auth.outbox (%s)", e.toString());
+                failing = true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private int publishBatch() throws InterruptedException, ExecutionException, TimeoutException {
+        List<Long> ids = new ArrayList<>();
+        List<Future<RecordMetadata>> acks = new ArrayList<>();
+        for (Row row : pool.preparedQuery("SELECT id, topic, record_key, record_value FROM auth.outbox ORDER BY id "
+                + "LIMIT " + BATCH).execute().await().atMost(config.storeTimeout())) {
+            ids.add(row.getLong("id"));
+            acks.add(producer.send(new ProducerRecord<>(row.getString("topic"), row.getString("record_key"),
+                    row.getString("record_value"))));
+        }
+        for (Future<RecordMetadata> ack : acks) {
+            ack.get(KAFKA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        if (!ids.isEmpty()) {
+            pool.preparedQuery("DELETE FROM auth.outbox WHERE id = ANY($1)")
+                    .execute(Tuple.of(ids.toArray(Long[]::new))).await().atMost(config.storeTimeout());
+        }
+        return ids.size();
+    }
+
+    private void ensureTopics() throws InterruptedException, ExecutionException, TimeoutException {
+        if (topicsReady) {
+            return;
+        }
+        long lifetime = config.tokenLifetime().toMillis();
+        NewTopic revocations = new NewTopic(config.events().revocationTopic(), Optional.empty(), Optional.empty())
+                .configs(Map.of("cleanup.policy", "compact,delete", "retention.ms", Long.toString(2 * lifetime),
+                        "segment.ms", Long.toString(lifetime)));
+        NewTopic audit = new NewTopic(config.events().auditTopic(), Optional.empty(), Optional.empty());
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.get(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) KAFKA_TIMEOUT.toMillis(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000))) {
+            for (var created : admin.createTopics(List.of(revocations, audit)).values().values()) {
+                try {
+                    created.get(KAFKA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw e;
+                    }
+                }
+            }
+        }
+        topicsReady = true;
+    }
+}

@@ -1,0 +1,74 @@
+package io.outpost.auth.rest;
+
+import jakarta.inject.Singleton;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import io.outpost.auth.service.AuthMetrics;
+import io.outpost.auth.service.ClientAuthenticator;
+import io.outpost.auth.service.ClientAuthenticator.Outcome;
+import io.outpost.auth.service.ClientAuthenticator.Refused;
+import io.outpost.auth.service.ClientAuthenticator.Throttled;
+import io.outpost.model.error.ErrorResponse;
+import io.outpost.model.error.OAuthErrorResponse;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
+
+/**
+ * Client authentication as the OAuth endpoints answer it (token, revocation, introspection): Basic credentials,
+ * the client address failures count against, and the answers of a refusal — 401 {@code invalid_client}, 429 when
+ * throttled, 503 when the slow checks are saturated — each with {@code Cache-Control: no-store}.
+ */
+@Singleton
+public class ClientAuthentication {
+
+    static final String CLIENT_ADDRESS_HEADER = "x-svc-client-addr";
+    static final int CLIENT_ADDRESS_MAX = 32;
+    static final String REALM = "Basic realm=\"outpost\"";
+    static final String SECRET_CHECKS_BUSY = "secret_checks_busy";
+
+    private final ClientAuthenticator authenticator;
+    private final AuthMetrics metrics;
+
+    public ClientAuthentication(ClientAuthenticator authenticator, AuthMetrics metrics) {
+        this.authenticator = authenticator;
+        this.metrics = metrics;
+    }
+
+    /** Authenticates the request's client; {@code addressHint} is the checked {@code x-svc-client-addr}, or null. */
+    public Uni<Outcome> authenticate(HttpServerRequest request, String addressHint) {
+        String address = addressHint != null && !addressHint.isBlank() ? addressHint.strip()
+                : request.remoteAddress() == null ? "unknown" : request.remoteAddress().hostAddress();
+        return authenticator.authenticate(BasicCredentials.parse(request.getHeader(HttpHeaders.AUTHORIZATION)), address)
+                .invoke(outcome -> {
+                    if (outcome instanceof Refused refused) {
+                        metrics.refused(refused.clientId(), refused.reason());
+                    } else if (outcome instanceof Throttled throttled) {
+                        metrics.throttled(throttled.clientId());
+                    }
+                });
+    }
+
+    /** The answer to an outcome other than a grant. */
+    public static Response refusal(Outcome outcome) {
+        if (outcome instanceof Throttled throttled) {
+            return noStore(Response.status(429).header(HttpHeaders.RETRY_AFTER, throttled.retryAfterSeconds())
+                    .entity(new ErrorResponse(ErrorResponse.TOO_MANY_REQUESTS,
+                            "Too many failed attempts; retry after " + throttled.retryAfterSeconds() + " s")));
+        }
+        if (outcome instanceof ClientAuthenticator.Busy) {
+            return noStore(Response.status(Response.Status.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, 1)
+                    .entity(new ErrorResponse(SECRET_CHECKS_BUSY,
+                            "Too many secret checks are waiting; retry after 1 s")));
+        }
+        return noStore(Response.status(Response.Status.UNAUTHORIZED).header(HttpHeaders.WWW_AUTHENTICATE, REALM)
+                .entity(OAuthErrorResponse.invalidClient("Client authentication failed")));
+    }
+
+    /** RFC 6749 §5.1: answers that carry a token, a secret or a client's state are never cached. */
+    public static Response noStore(Response.ResponseBuilder builder) {
+        return builder.type(MediaType.APPLICATION_JSON_TYPE).header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .header("Pragma", "no-cache").build();
+    }
+}
