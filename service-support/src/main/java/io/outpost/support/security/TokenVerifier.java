@@ -70,7 +70,7 @@ public class TokenVerifier {
         VerifiedToken known = verified == null ? null : verified.getIfPresent(compact);
         if (known != null) {
             if (keys.published(known.kid()) && clock.instant().isBefore(known.expiresAt().plus(clockSkew))) {
-                return Uni.createFrom().item(unlessRevoked(known));
+                return Uni.createFrom().item(() -> unlessRevoked(known));
             }
             verified.invalidate(compact); // its key left the set, or it expired: verified afresh, and refused
         }
