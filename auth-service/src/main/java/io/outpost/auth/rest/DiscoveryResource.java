@@ -34,7 +34,11 @@ public class DiscoveryResource {
             @JsonProperty("response_types_supported") List<String> responseTypesSupported,
             @JsonProperty("subject_types_supported") List<String> subjectTypesSupported,
             @JsonProperty("id_token_signing_alg_values_supported") List<String> signingAlgorithms,
-            @JsonProperty("claims_supported") List<String> claimsSupported) {
+            @JsonProperty("claims_supported") List<String> claimsSupported,
+            @JsonProperty("revocation_endpoint") String revocationEndpoint,
+            @JsonProperty("revocation_endpoint_auth_methods_supported") List<String> revocationAuthMethods,
+            @JsonProperty("introspection_endpoint") String introspectionEndpoint,
+            @JsonProperty("introspection_endpoint_auth_methods_supported") List<String> introspectionAuthMethods) {
     }
 
     static final List<String> CLAIMS = List.of("iss", "sub", "aud", "exp", "iat", "jti", "client_id", "permissions",
@@ -65,6 +69,7 @@ public class DiscoveryResource {
         base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
         return new Metadata(config.issuer(), base + "/users/v2/oauth/token", base + "/users/v1/publickeys",
                 List.of("client_credentials"), List.of("client_secret_basic"), List.of("token"), List.of("public"),
-                keys.algorithms(), CLAIMS);
+                keys.algorithms(), CLAIMS, base + "/users/v2/oauth/revoke", List.of("client_secret_basic"),
+                base + "/users/v2/oauth/introspect", List.of("client_secret_basic"));
     }
 }
