@@ -35,8 +35,9 @@ record ServiceConfig(String name, Properties properties, String configSources) {
         return Integer.parseInt(properties.getProperty("quarkus.http.port"));
     }
 
+    /** Every service reads Kafka: auth-service publishes revocations and audit events, every verifier reads them. */
     boolean consumesKafka() {
-        return !name.equals("auth-service");
+        return true;
     }
 
     /**
