@@ -15,8 +15,9 @@ import io.outpost.testsupport.local.OutpostStack;
 
 /**
  * The packaged services behind the gateway, started once for all end-to-end tests on free ports against the
- * test run's real PostgreSQL and Kafka, with two clients registered in auth-service: a game client bound to
- * {@link #PLAYER} and a backend console holding the sandbox permissions.
+ * test run's real PostgreSQL and Kafka, with clients registered in auth-service: a game client bound to
+ * {@link #PLAYER}, a backend console holding the sandbox permissions, a second game client the revocation test
+ * disables, and an administrator.
  */
 final class E2eStack {
 
@@ -25,6 +26,12 @@ final class E2eStack {
     static final String CONSOLE_CLIENT = "e2e-console";
     static final String CONSOLE_SECRET = "e2e-console-secret-" + UUID.randomUUID();
     static final UUID PLAYER = UUID.randomUUID();
+    /** A second game client, disabled by the revocation test (so no other test depends on it). */
+    static final String DOOMED_CLIENT = "e2e-doomed";
+    static final String DOOMED_SECRET = "e2e-doomed-secret-" + UUID.randomUUID();
+    static final UUID DOOMED_PLAYER = UUID.randomUUID();
+    static final String ADMIN_CLIENT = "e2e-admin";
+    static final String ADMIN_SECRET = "e2e-admin-secret-" + UUID.randomUUID();
 
     private static OutpostStack stack;
 
@@ -56,18 +63,25 @@ final class E2eStack {
 
     private static Path clients(Path work) throws IOException {
         Properties props = new Properties();
-        String game = "outpost.auth.bootstrap-clients." + GAME_CLIENT + ".";
-        props.setProperty(game + "secret", GAME_SECRET);
-        props.setProperty(game + "permissions", Permissions.NOTIFICATION_PLAYER_ALL + "," + Permissions.SANDBOX_CONFIG_VIEW);
-        props.setProperty(game + "player-uuid", PLAYER.toString());
-        String console = "outpost.auth.bootstrap-clients." + CONSOLE_CLIENT + ".";
-        props.setProperty(console + "secret", CONSOLE_SECRET);
-        props.setProperty(console + "permissions", Permissions.SANDBOX_CONFIG_EDIT);
+        client(props, GAME_CLIENT, GAME_SECRET, PLAYER, Permissions.NOTIFICATION_PLAYER_ALL, Permissions.SANDBOX_CONFIG_VIEW);
+        client(props, CONSOLE_CLIENT, CONSOLE_SECRET, null, Permissions.SANDBOX_CONFIG_EDIT);
+        client(props, DOOMED_CLIENT, DOOMED_SECRET, DOOMED_PLAYER, Permissions.NOTIFICATION_PLAYER_ALL,
+                Permissions.SANDBOX_CONFIG_VIEW);
+        client(props, ADMIN_CLIENT, ADMIN_SECRET, null, Permissions.AUTH_CLIENTS_ADMIN);
         Path file = work.resolve("clients.properties");
         try (Writer writer = Files.newBufferedWriter(file)) {
             props.store(writer, "end-to-end test clients");
         }
         return file;
+    }
+
+    private static void client(Properties props, String id, String secret, UUID player, String... permissions) {
+        String prefix = "outpost.auth.bootstrap-clients." + id + ".";
+        props.setProperty(prefix + "secret", secret);
+        props.setProperty(prefix + "permissions", String.join(",", permissions));
+        if (player != null) {
+            props.setProperty(prefix + "player-uuid", player.toString());
+        }
     }
 
     private static int freePort() throws IOException {

@@ -70,9 +70,13 @@ class KeyRotationTest {
         // the development key of the default profile is not configured here: its tokens are refused
         ECKey removed = io.outpost.auth.JwtTestSupport.serviceDevKey();
         given().get("/users/v1/publickeys/" + removed.getKeyID()).then().statusCode(404);
-        String token = signEs256(removed, removed.getKeyID(),
-                claims(TestClients.BACKEND, new Date(System.currentTimeMillis() + 600_000)));
+        String token = signEs256(removed, removed.getKeyID(), new com.nimbusds.jwt.JWTClaimsSet.Builder(
+                claims(TestClients.ADMIN, new Date(System.currentTimeMillis() + 600_000)))
+                .claim("permissions", java.util.List.of("auth:clients:admin")).build());
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> verify(token, publishedKeys()))
                 .hasMessageContaining("no matching key");
+        // and Outpost's own verifier refuses it where it would open client administration
+        given().auth().oauth2(token).get("/users/v1/admin/clients").then().statusCode(403)
+                .body("error_code", org.hamcrest.Matchers.is("auth_invalid_key_id"));
     }
 }
