@@ -38,6 +38,12 @@ final class NotificationServiceProcess implements AutoCloseable {
 
     static NotificationServiceProcess start(Path root, BackingServices backing, String jwksUrl, int port, Path log,
             List<String> jvmOptions) throws IOException, InterruptedException {
+        return start(root, backing, jwksUrl, port, log, jvmOptions, Map.of());
+    }
+
+    /** As above, with extra environment variables (settings of the service). */
+    static NotificationServiceProcess start(Path root, BackingServices backing, String jwksUrl, int port, Path log,
+            List<String> jvmOptions, Map<String, String> extraEnv) throws IOException, InterruptedException {
         Path app = Path.of(System.getProperty("server.app",
                 root.resolve("notification-service/target/quarkus-app/quarkus-run.jar").toString()));
         if (!Files.exists(app)) {
@@ -59,6 +65,7 @@ final class NotificationServiceProcess implements AutoCloseable {
         env.put("KAFKA_BOOTSTRAP_SERVERS", backing.kafkaBootstrapServers());
         env.put("OUTPOST_SECURITY_JWKS_URL", jwksUrl);
         env.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
+        env.putAll(extraEnv);
         Process process = builder.start();
         Runtime.getRuntime().addShutdownHook(new Thread(process::destroy, "stop-notification-service"));
         NotificationServiceProcess service = new NotificationServiceProcess(process, port, log);
