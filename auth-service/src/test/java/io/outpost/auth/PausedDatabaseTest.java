@@ -63,7 +63,7 @@ class PausedDatabaseTest {
             HttpResponse<String> never = token("never-seen-" + UUID.randomUUID(), "x");
             assertThat(never.statusCode()).isEqualTo(503);
             assertThat(never.body()).isEqualTo("{\"error_code\":\"store_unavailable\","
-                    + "\"desc\":\"The client registry cannot be reached; retry shortly\"}");
+                    + "\"desc\":\"The store is unavailable for a moment; retry shortly\"}");
             HttpResponse<String> listing = send(HttpRequest.newBuilder(uri("/users/v1/admin/clients"))
                     .header("Authorization", "Bearer " + admin).GET());
             assertThat(listing.statusCode()).isEqualTo(503);

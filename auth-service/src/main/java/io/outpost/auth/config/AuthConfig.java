@@ -36,13 +36,6 @@ public interface AuthConfig {
     @WithDefault("PT5S")
     Duration clientCacheTtl();
 
-    /**
-     * Deadline of every query on a request path. Past it (or while PostgreSQL cannot be reached) a client whose
-     * record is cached keeps getting tokens from that record; anything else answers 503 {@code store_unavailable}.
-     */
-    @WithDefault("PT2S")
-    Duration storeTimeout();
-
     Keys keys();
 
     Events events();

@@ -33,6 +33,7 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.auth.config.AuthConfig;
+import io.outpost.support.store.StoreConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -56,6 +57,7 @@ public class OutboxRelay {
 
     private final Pool pool;
     private final AuthConfig config;
+    private final Duration storeTimeout;
     private final Optional<String> bootstrap;
     private final AtomicBoolean queued = new AtomicBoolean();
     private final AtomicLong pending = new AtomicLong(-1);
@@ -64,10 +66,11 @@ public class OutboxRelay {
     private boolean topicsReady;
     private boolean failing;
 
-    public OutboxRelay(Pool pool, AuthConfig config, MeterRegistry registry,
+    public OutboxRelay(Pool pool, AuthConfig config, StoreConfig store, MeterRegistry registry,
             @ConfigProperty(name = "kafka.bootstrap.servers") Optional<String> bootstrap) {
         this.pool = pool;
         this.config = config;
+        this.storeTimeout = store.queryTimeout();
         this.bootstrap = bootstrap;
         Gauge.builder("outpost.auth.outbox.pending", pending, AtomicLong::get)
                 .description("Revocation and audit records not yet acknowledged by Kafka (-1: not measured yet)")
@@ -122,7 +125,7 @@ public class OutboxRelay {
                 sent = publishBatch();
             } while (sent == BATCH);
             pending.set(pool.query("SELECT count(*) FROM auth.outbox").execute().await()
-                    .atMost(config.storeTimeout()).iterator().next().getLong(0));
+                    .atMost(storeTimeout).iterator().next().getLong(0));
             if (failing) {
                 LOG.info("outbox relay: publishing again");
                 failing = false;
@@ -141,7 +144,7 @@ public class OutboxRelay {
         List<Long> ids = new ArrayList<>();
         List<Future<RecordMetadata>> acks = new ArrayList<>();
         for (Row row : pool.preparedQuery("SELECT id, topic, record_key, record_value FROM auth.outbox ORDER BY id "
-                + "LIMIT " + BATCH).execute().await().atMost(config.storeTimeout())) {
+                + "LIMIT " + BATCH).execute().await().atMost(storeTimeout)) {
             ids.add(row.getLong("id"));
             acks.add(producer.send(new ProducerRecord<>(row.getString("topic"), row.getString("record_key"),
                     row.getString("record_value"))));
@@ -151,7 +154,7 @@ public class OutboxRelay {
         }
         if (!ids.isEmpty()) {
             pool.preparedQuery("DELETE FROM auth.outbox WHERE id = ANY($1)")
-                    .execute(Tuple.of(ids.toArray(Long[]::new))).await().atMost(config.storeTimeout());
+                    .execute(Tuple.of(ids.toArray(Long[]::new))).await().atMost(storeTimeout);
         }
         return ids.size();
     }

@@ -29,7 +29,7 @@ import io.vertx.core.Vertx;
  * client, rotating its secret and revoking its tokens revoke every token it was issued so far. Each change is
  * marked as an administrator's (bootstrap leaves it alone), audited, and written with its revocation and audit
  * records into the outbox in one transaction; it then applies on this replica at once. Secrets are hashed off the
- * event loop, before the transaction opens. Every query has the {@code store-timeout} deadline.
+ * event loop, before the transaction opens. Every query has the store deadline ({@link StoreCalls}).
  */
 @Singleton
 public class ClientAdmin {
@@ -63,19 +63,19 @@ public class ClientAdmin {
     private final AuditTrail audit;
     private final OutboxRelay relay;
     private final Clock clock;
-    private final Duration deadline;
+    private final StoreCalls store;
     private final Duration tokenLifetime;
     private final SecureRandom random = new SecureRandom();
 
     public ClientAdmin(ClientRepository repository, SecretHasher hasher, ClientDirectory directory, AuditTrail audit,
-            OutboxRelay relay, Clock clock, AuthConfig config) {
+            OutboxRelay relay, Clock clock, AuthConfig config, StoreCalls store) {
         this.repository = repository;
         this.hasher = hasher;
         this.directory = directory;
         this.audit = audit;
         this.relay = relay;
         this.clock = clock;
-        this.deadline = config.storeTimeout();
+        this.store = store;
         this.tokenLifetime = config.tokenLifetime();
     }
 
@@ -207,7 +207,7 @@ public class ClientAdmin {
     }
 
     private <T> Uni<T> within(Uni<T> work) {
-        return StoreUnavailableException.within(deadline, work);
+        return store.bound(work);
     }
 
     private String randomId() {

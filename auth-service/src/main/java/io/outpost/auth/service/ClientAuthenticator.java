@@ -63,7 +63,7 @@ public class ClientAuthenticator {
     /**
      * @param credentials null when the Authorization header was missing or unreadable
      * @param address     the client address failures are counted against
-     * @return the outcome; a failure with {@link StoreUnavailableException} when the client's record is needed and
+     * @return the outcome; a failure with {@code StoreUnavailableException} when the client's record is needed and
      *         PostgreSQL cannot give it
      */
     public Uni<Outcome> authenticate(ClientCredentials credentials, String address) {

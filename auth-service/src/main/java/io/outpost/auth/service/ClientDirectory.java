@@ -17,6 +17,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.outpost.auth.config.AuthConfig;
 import io.outpost.auth.repository.ClientRepository;
+import io.outpost.support.store.StoreUnavailableException;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 
@@ -27,9 +28,9 @@ import io.smallrye.mutiny.Uni;
  * changes made through another replica apply here within 2 × {@code client-cache-ttl}. Unknown ids are remembered
  * too (bounded, least used forgotten first), so that they cost what a known client costs.
  *
- * <p>Every read has a deadline ({@code store-timeout}). When PostgreSQL does not answer, a record already held is
- * served as it is (tokens keep flowing to known clients) and read again at most every few seconds; an id never
- * seen fails with {@link StoreUnavailableException}.
+ * <p>Every read has the store deadline ({@link StoreCalls}). When PostgreSQL does not answer, a record already held
+ * is served as it is (tokens keep flowing to known clients) and read again at most every few seconds; an id never
+ * seen fails with {@link StoreUnavailableException} (503).
  *
  * <p>A secret proven by a slow check is remembered as its keyed fingerprint, per client and apart from the record,
  * so that it survives changes that keep the secret (permissions, enabling): only a new secret (or the end of a
@@ -81,13 +82,13 @@ public class ClientDirectory {
     private final ClientRepository repository;
     private final Clock clock;
     private final long ttlMillis;
-    private final Duration storeTimeout;
+    private final StoreCalls store;
 
-    public ClientDirectory(ClientRepository repository, AuthConfig config, Clock clock) {
+    public ClientDirectory(ClientRepository repository, AuthConfig config, Clock clock, StoreCalls store) {
         this.repository = repository;
         this.clock = clock;
         this.ttlMillis = config.clientCacheTtl().toMillis();
-        this.storeTimeout = config.storeTimeout();
+        this.store = store;
     }
 
     /** The record of {@code clientId} (never null; its client is null for an unknown id). */
@@ -141,18 +142,15 @@ public class ClientDirectory {
     private Uni<Entry> read(String clientId, Entry previous) {
         long startedIn = generation.get();
         long startedAt = clock.millis();
-        return StoreUnavailableException.within(storeTimeout, Panache.withSession(() -> repository.findById(clientId)))
+        return store.bound(Panache.withSession(() -> repository.findById(clientId)))
                 .map(row -> install(clientId, previous, row == null ? null : ClientSnapshot.of(row), startedIn,
                         startedAt))
                 .onFailure().recoverWithUni(failure -> {
                     if (previous != null) {
                         previous.refreshing.set(false);
                     }
-                    if (!StoreUnavailableException.isOutage(failure)) {
+                    if (!(failure instanceof StoreUnavailableException) || previous == null) {
                         return Uni.createFrom().failure(failure);
-                    }
-                    if (previous == null) {
-                        return Uni.createFrom().failure(StoreUnavailableException.of(failure));
                     }
                     // PostgreSQL is away: serve what is held, and ask again only every few seconds
                     previous.servedStaleUntil = clock.millis() + OUTAGE_RETRY_MILLIS;
