@@ -19,7 +19,10 @@ import io.outpost.auth.config.AuthConfig;
 import io.outpost.auth.repository.ClientRepository;
 import io.outpost.support.store.StoreUnavailableException;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 
 /**
  * Client records held in memory so that a token grant needs no database round trip (time from the {@link Clock}). A record is trusted for
@@ -102,13 +105,28 @@ public class ClientDirectory {
             }
             if (age < 2 * ttlMillis) {
                 if (entry.refreshing.compareAndSet(false, true)) {
-                    read(clientId, entry).subscribe().with(ignored -> {
-                    }, failure -> LOG.debugf("could not refresh client %s: %s", clientId, failure.toString()));
+                    refreshInBackground(clientId, entry);
                 }
                 return Uni.createFrom().item(entry);
             }
         }
         return read(clientId, entry);
+    }
+
+    /**
+     * Reads a record again without making the request wait. On a context of its own: Panache shares one session
+     * per context, and the request may read another record meanwhile (introspection reads two), whose session this
+     * read would otherwise close under it.
+     */
+    private void refreshInBackground(String clientId, Entry entry) {
+        Runnable refresh = () -> read(clientId, entry).subscribe().with(ignored -> {
+        }, failure -> LOG.debugf("could not refresh client %s: %s", clientId, failure.toString()));
+        Context current = Vertx.currentContext();
+        if (current == null) {
+            refresh.run();
+        } else {
+            VertxContext.createNewDuplicatedContext(current).runOnContext(ignored -> refresh.run());
+        }
     }
 
     /** Forgets a client's record after a change, so that the next request reads it again. */

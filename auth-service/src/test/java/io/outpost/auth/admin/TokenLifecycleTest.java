@@ -128,6 +128,26 @@ class TokenLifecycleTest {
     }
 
     @Test
+    void introspectionReadsTwoRecordsInOneRequestWhileOneIsRefreshedInTheBackground() {
+        String token = token(id, secret);
+        introspect(token);
+        // the token's client is read again (a change), the introspector's record is due for a background refresh
+        admin().contentType(ContentType.JSON).body("{\"permissions\":[\"sandbox:config:view\"]}")
+                .put(CLIENTS + "/" + id + "/permissions").then().statusCode(200);
+        try {
+            clock.advance(Duration.ofSeconds(6)); // past client-cache-ttl, within twice it
+            for (int i = 0; i < 5; i++) {
+                assertThat(introspect(token).getBoolean("active")).isTrue();
+                admin().contentType(ContentType.JSON).body("{\"permissions\":[\"sandbox:config:view\"]}")
+                        .put(CLIENTS + "/" + id + "/permissions").then().statusCode(200);
+                clock.advance(Duration.ofSeconds(6));
+            }
+        } finally {
+            clock.reset();
+        }
+    }
+
+    @Test
     void wildcardsNeverGrantClientAdministration() {
         String wildcard = token("test-wildcard", "test-wildcard-secret");
         given().auth().oauth2(wildcard).get(CLIENTS).then().statusCode(403)
