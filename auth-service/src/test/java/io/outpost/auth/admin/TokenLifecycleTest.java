@@ -27,6 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.outpost.testsupport.MutableClock;
+import io.outpost.testsupport.ProcessFreeze;
 import io.outpost.testsupport.TestKafka;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -176,6 +177,32 @@ class TokenLifecycleTest {
         assertThat(actions).containsExactly("client.created", "client.disabled", "client.enabled");
         assertThat(kafka.read("auth-audit", id, 1, Duration.ofSeconds(10)).get(0).value())
                 .contains("\"actor\":\"" + ADMIN + "\"").doesNotContain(secret);
+    }
+
+    @Test
+    void aRevocationMadeWhileKafkaIsAwayWaitsInTheOutboxAndIsPublishedWhenItReturns() throws Exception {
+        String before = token(id, secret);
+        try (ProcessFreeze frozen = ProcessFreeze.kafka()) {
+            admin().post(CLIENTS + "/" + id + "/revoke-tokens").then().statusCode(200); // does not wait for Kafka
+            assertThat(introspect(before).getBoolean("active")).as("the registry knows at once").isFalse();
+            assertThat(outboxRows("client:" + id)).isEqualTo(1);
+        }
+        assertThat(kafka.read("auth-token-revocations", "client:" + id, 1, Duration.ofSeconds(30))).hasSize(1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> outboxRows("client:" + id) == 0);
+    }
+
+    private static long outboxRows(String key) throws java.sql.SQLException {
+        io.outpost.testsupport.PostgresConnection pg = io.outpost.testsupport.BackingServices.shared().postgres();
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection(pg.jdbcUrl(), pg.username(),
+                pg.password());
+                java.sql.PreparedStatement query = connection.prepareStatement(
+                        "select count(*) from auth.outbox where record_key = ?")) {
+            query.setString(1, key);
+            try (java.sql.ResultSet rows = query.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
     }
 
     @Test
