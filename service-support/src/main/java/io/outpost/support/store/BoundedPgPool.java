@@ -14,8 +14,8 @@ import io.vertx.sqlclient.SqlConnectOptions;
 
 /**
  * Creates each service's reactive PostgreSQL pool with the bounds of {@link StoreConfig} that Quarkus has no
- * settings for: a bounded queue of requests waiting for a connection (dropped from the queue at the query
- * deadline), a connect timeout, and a read-idle timeout that frees connections whose server went silent.
+ * settings for: a bounded queue of requests waiting for a connection, a connect timeout, and a read-idle timeout
+ * that frees connections whose server went silent.
  */
 @Singleton
 public class BoundedPgPool implements PgPoolCreator {
@@ -28,10 +28,10 @@ public class BoundedPgPool implements PgPoolCreator {
 
     @Override
     public Pool create(Input input) {
-        PoolOptions pool = input.poolOptions()
-                .setMaxWaitQueueSize(config.maxWaitQueue())
-                .setConnectionTimeout((int) config.queryTimeout().toMillis())
-                .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS);
+        // Not PoolOptions.connectionTimeout: in Vert.x 4.5 its timer is never cancelled (every query logs
+        // "Result is already complete" once it fires) and a waiter it fails stays queued, so a burst fills the wait
+        // queue with requests already given up. The query deadline (StoreDeadline) bounds the wait instead.
+        PoolOptions pool = input.poolOptions().setMaxWaitQueueSize(config.maxWaitQueue());
         for (PgConnectOptions options : input.pgConnectOptionsList()) {
             bound(options, config);
         }
