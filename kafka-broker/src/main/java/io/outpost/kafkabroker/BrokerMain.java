@@ -1,30 +1,30 @@
 package io.outpost.kafkabroker;
 
-import java.io.IOException;
+import java.util.Optional;
 
 /**
- * Runs {@code kafka.Kafka} with a watchdog: the launcher keeps this process's standard input open, and when
- * the launching JVM ends for any reason (even SIGKILL) the pipe closes and the broker shuts down instead of
- * lingering as an orphan that holds ports and disk.
+ * Runs {@code kafka.Kafka} with a watchdog: when the JVM that launched this broker ends for any reason (even
+ * SIGKILL), the broker shuts down instead of lingering as an orphan that holds ports and disk. The watchdog
+ * follows the launcher's process (its pid in {@value #LAUNCHER_PID}) rather than a pipe from it, so the broker
+ * does not depend on the launcher keeping its {@code Process} object: a test may stop and start the broker from
+ * another class loader than the one that first started it, and the first one's objects may be collected.
  */
 public final class BrokerMain {
+
+    /** System property: the pid of the process whose end stops this broker. */
+    public static final String LAUNCHER_PID = "outpost.broker.launcher-pid";
 
     private BrokerMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        Thread watchdog = new Thread(() -> {
-            try {
-                while (System.in.read() != -1) {
-                    // the launcher never writes; EOF means it is gone
-                }
-            } catch (IOException e) {
-                // a broken pipe means the same
-            }
-            System.exit(0);
-        }, "outpost-parent-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
+        Long launcherPid = Long.getLong(LAUNCHER_PID);
+        Optional<ProcessHandle> launcher = launcherPid != null ? ProcessHandle.of(launcherPid)
+                : ProcessHandle.current().parent();
+        if (launcher.isEmpty() || !launcher.get().isAlive()) {
+            return; // the launcher is already gone
+        }
+        launcher.get().onExit().thenRun(() -> System.exit(0));
         kafka.Kafka.main(args);
     }
 }

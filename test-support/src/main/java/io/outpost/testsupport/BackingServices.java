@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.stream.Stream;
 
 /**
  * The PostgreSQL server and Kafka broker that tests and the local stack run against: started here (in
@@ -19,6 +21,13 @@ import java.util.concurrent.CompletionException;
  * {@value #PG_PASSWORD_ENV}: use that PostgreSQL instead of starting one.</li>
  * <li>{@value #KAFKA_ENV} ({@code host:port,...}): use that Kafka cluster instead of starting a broker.</li>
  * </ul>
+ *
+ * <p>A test JVM has one set ({@link #shared()}), whatever the number of class loaders in it: every
+ * {@code @TestProfile} restarts Quarkus in a class loader of its own, with its own copy of this class, and each
+ * used to start another PostgreSQL and broker (≈20 s each). The first copy starts them and publishes where
+ * they are in system properties (plain strings, {@value #PROPERTY_PREFIX}*); the later ones attach to them. What a
+ * test does to the processes (stop, start, pause) goes through their pid and data directories, so any copy
+ * can do it.
  */
 public final class BackingServices implements AutoCloseable {
 
@@ -27,34 +36,82 @@ public final class BackingServices implements AutoCloseable {
     public static final String PG_PASSWORD_ENV = "OUTPOST_PG_PASSWORD";
     public static final String KAFKA_ENV = "OUTPOST_KAFKA_BOOTSTRAP";
 
+    static final String PROPERTY_PREFIX = "outpost.test.backing.";
+    private static final String PG_URL = PROPERTY_PREFIX + "pg-url";
+    private static final String PG_USER = PROPERTY_PREFIX + "pg-user";
+    private static final String PG_PASSWORD = PROPERTY_PREFIX + "pg-password";
+    private static final String PG_DATA = PROPERTY_PREFIX + "pg-data";
+    private static final String KAFKA_BOOTSTRAP = PROPERTY_PREFIX + "kafka-bootstrap";
+    private static final String KAFKA_DIR = PROPERTY_PREFIX + "kafka-dir";
+    /**
+     * One monitor for the whole JVM: a string literal is interned once per JVM, so every class loader's copy of
+     * this class locks the same object (a static field's object would be one per copy).
+     */
+    private static final String JVM_LOCK = "io.outpost.testsupport.BackingServices#shared";
+
     private static BackingServices shared;
 
     private final PostgresServer postgresServer;
     private final PostgresConnection postgres;
     private final KafkaBroker broker;
     private final String kafkaBootstrap;
+    /** False for a set another class loader started: closing this copy leaves the processes alone. */
+    private final boolean owner;
 
     private BackingServices(PostgresServer postgresServer, PostgresConnection postgres, KafkaBroker broker,
-            String kafkaBootstrap) {
+            String kafkaBootstrap, boolean owner) {
         this.postgresServer = postgresServer;
         this.postgres = postgres;
         this.broker = broker;
         this.kafkaBootstrap = kafkaBootstrap;
+        this.owner = owner;
     }
 
-    /** The one instance of this JVM (throw-away data, free ports), stopped when the JVM exits. */
-    public static synchronized BackingServices shared() {
-        if (shared == null) {
-            try {
-                Path work = Files.createTempDirectory("outpost-test-");
-                shared = start(null, 0, work.resolve("kafka"), 0);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+    /**
+     * The one set of this JVM (throw-away data, free ports), shared by all its class loaders and stopped when the
+     * JVM exits.
+     */
+    public static BackingServices shared() {
+        synchronized (JVM_LOCK) {
+            if (shared == null) {
+                try {
+                    shared = System.getProperty(KAFKA_BOOTSTRAP) != null ? attachShared() : startShared();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
             }
-            BackingServices started = shared;
-            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "outpost-backing-services-stop"));
+            return shared;
         }
-        return shared;
+    }
+
+    private static BackingServices startShared() throws IOException {
+        Path work = Files.createTempDirectory("outpost-test-");
+        BackingServices started = start(null, 0, work.resolve("kafka"), 0);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            started.close();
+            deleteTree(work);
+        }, "outpost-backing-services-stop"));
+        PostgresConnection pg = started.postgres;
+        System.setProperty(PG_URL, pg.reactiveUrl());
+        System.setProperty(PG_USER, pg.username());
+        System.setProperty(PG_PASSWORD, pg.password());
+        started.postgresServer().ifPresent(server -> System.setProperty(PG_DATA, server.dataDirectory().toString()));
+        started.broker().ifPresent(b -> System.setProperty(KAFKA_DIR, b.directory().toString()));
+        System.setProperty(KAFKA_BOOTSTRAP, started.kafkaBootstrap); // last: it marks the set as complete
+        System.out.println("[outpost-test] backing services for this JVM: PostgreSQL " + pg.reactiveUrl()
+                + ", Kafka " + started.kafkaBootstrap);
+        return started;
+    }
+
+    /** The set another class loader of this JVM started; it stays that one's to stop. */
+    private static BackingServices attachShared() throws IOException {
+        String pgData = System.getProperty(PG_DATA);
+        String kafkaDir = System.getProperty(KAFKA_DIR);
+        return new BackingServices(pgData == null ? null : PostgresServer.attach(Path.of(pgData)),
+                PostgresConnection.parse(System.getProperty(PG_URL), System.getProperty(PG_USER),
+                        System.getProperty(PG_PASSWORD)),
+                kafkaDir == null ? null : KafkaBroker.attach(Path.of(kafkaDir)),
+                System.getProperty(KAFKA_BOOTSTRAP), false);
     }
 
     /**
@@ -97,7 +154,7 @@ public final class BackingServices implements AutoCloseable {
         PostgresConnection connection = server != null ? server.connection()
                 : PostgresConnection.parse(externalPg, envOr(PG_USER_ENV, "postgres"), envOr(PG_PASSWORD_ENV, ""));
         return new BackingServices(server, connection, broker,
-                broker != null ? broker.bootstrapServers() : externalKafka);
+                broker != null ? broker.bootstrapServers() : externalKafka, true);
     }
 
     public PostgresConnection postgres() {
@@ -113,6 +170,11 @@ public final class BackingServices implements AutoCloseable {
         return Optional.ofNullable(broker);
     }
 
+    /** The PostgreSQL server this JVM started; empty when an external one is used. */
+    public Optional<PostgresServer> postgresServer() {
+        return Optional.ofNullable(postgresServer);
+    }
+
     /** The Quarkus configuration that points a service at these backing services. */
     public Map<String, String> quarkusConfig() {
         Map<String, String> config = new HashMap<>();
@@ -124,8 +186,12 @@ public final class BackingServices implements AutoCloseable {
         return config;
     }
 
+    /** Stops what this object started (a paused or stopped process included). */
     @Override
     public void close() {
+        if (!owner) {
+            return;
+        }
         if (broker != null) {
             broker.stop();
         }
@@ -151,6 +217,14 @@ public final class BackingServices implements AutoCloseable {
                 }
             }
         });
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("could not delete " + root + ": " + e.getMessage());
+        }
     }
 
     private static String envOr(String name, String fallback) {

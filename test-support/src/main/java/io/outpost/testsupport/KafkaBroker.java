@@ -2,6 +2,7 @@ package io.outpost.testsupport;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -17,7 +18,11 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -26,16 +31,21 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * A real Apache Kafka broker (KRaft, broker and controller in one node) in its own JVM, started from the
  * jars that the {@code kafka-broker} module lists. Its storage is formatted once per directory, so a broker
  * can be stopped and started again on the same data and ports (restart tests, a local stack's second run).
+ *
+ * <p>The running broker is known by its pid, kept in {@code broker.pid} in its directory, not by a
+ * {@code Process} object: {@link #attach} gives the same control (stop, start, pause) from any class loader of
+ * the JVM, and the broker follows the JVM that launched it (it stops when that JVM ends), not an object of it.
  */
 public final class KafkaBroker implements AutoCloseable {
 
     private static final String CLASSPATH_RESOURCE = "outpost-kafka-broker.classpath";
+    private static final String LAUNCHER_PID = "outpost.broker.launcher-pid"; // BrokerMain.LAUNCHER_PID
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
 
     private final Path directory;
     private final int port;
     private final int controllerPort;
-    private Process process;
 
     private KafkaBroker(Path directory, int port, int controllerPort) {
         this.directory = directory;
@@ -52,12 +62,27 @@ public final class KafkaBroker implements AutoCloseable {
         return new KafkaBroker(directory, port == 0 ? freePort() : port, freePort());
     }
 
+    /** Control of the broker that was {@linkplain #create created} on {@code directory} (its ports are kept there). */
+    public static KafkaBroker attach(Path directory) throws IOException {
+        Properties config = new Properties();
+        try (Reader reader = Files.newBufferedReader(directory.resolve("server.properties"), StandardCharsets.UTF_8)) {
+            config.load(reader);
+        }
+        return new KafkaBroker(directory, lastPort(config.getProperty("advertised.listeners")),
+                lastPort(config.getProperty("controller.quorum.voters")));
+    }
+
     public String bootstrapServers() {
         return "127.0.0.1:" + port;
     }
 
-    public synchronized boolean isRunning() {
-        return process != null && process.isAlive();
+    public Path directory() {
+        return directory;
+    }
+
+    /** Whether this broker's process runs (a paused one counts as running). */
+    public boolean isRunning() {
+        return process().isPresent();
     }
 
     /** Starts the broker and returns once it answers an Admin request. */
@@ -66,41 +91,92 @@ public final class KafkaBroker implements AutoCloseable {
             return;
         }
         Path config = writeConfig();
-        String classpath = brokerClasspath();
+        // the long classpath goes into an argument file: the command line stays short enough to be read back
+        // whole from /proc (the JDK reads 4 KiB of it), which is how process() recognises this broker
+        Path classpath = directory.resolve("classpath.args");
+        Files.writeString(classpath, "-cp \"" + brokerClasspath() + "\"\n", StandardCharsets.UTF_8);
         if (!Files.exists(directory.resolve("data").resolve("meta.properties"))) {
-            run(List.of(java(), "-cp", classpath, "kafka.tools.StorageTool", "format", "--ignore-formatted",
+            run(List.of(java(), "@" + classpath, "kafka.tools.StorageTool", "format", "--ignore-formatted",
                     "-t", clusterId(), "-c", config.toString()), directory.resolve("format.log"));
         }
         List<String> command = new ArrayList<>(List.of(java(), "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC",
                 "-Djava.awt.headless=true", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp", classpath, "io.outpost.kafkabroker.BrokerMain", config.toString()));
+                "-D" + LAUNCHER_PID + "=" + ProcessHandle.current().pid(),
+                "@" + classpath, "io.outpost.kafkabroker.BrokerMain", config.toString()));
         Path log = directory.resolve("broker.log");
-        process = new ProcessBuilder(command).redirectErrorStream(true)
+        Process started = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        // stdin stays open: BrokerMain exits when this JVM is gone and the pipe closes
-        awaitReady(log);
+        Files.writeString(pidFile(), Long.toString(started.pid()), StandardCharsets.UTF_8);
+        awaitReady(started.toHandle(), log);
     }
 
-    /** Stops the broker (controlled shutdown, forced after 20 s); its data stays for a later start. */
+    /** Stops the broker (controlled shutdown, forced after 20 s); its data and ports stay for a later start. */
     public synchronized void stop() {
-        if (process == null) {
-            return;
-        }
-        process.destroy();
-        try {
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        Optional<ProcessHandle> running = process();
+        if (running.isPresent()) {
+            ProcessHandle broker = running.get();
+            Signals.resume(broker); // a paused broker would not shut down
+            broker.destroy();
+            if (!awaitExit(broker, STOP_TIMEOUT)) {
+                broker.destroyForcibly();
+                awaitExit(broker, Duration.ofSeconds(10));
             }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
         }
-        process = null;
+        try {
+            Files.deleteIfExists(pidFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** SIGSTOP: the broker keeps its connections open and answers nothing (a network partition). */
+    public void pause() {
+        process().ifPresent(Signals::pause);
+    }
+
+    /** SIGCONT; harmless when not paused. */
+    public void resume() {
+        process().ifPresent(Signals::resume);
     }
 
     @Override
     public void close() {
         stop();
+    }
+
+    private static boolean awaitExit(ProcessHandle process, Duration timeout) {
+        try {
+            process.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException | ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private Path pidFile() {
+        return directory.resolve("broker.pid");
+    }
+
+    /** The running broker of this directory; a stale pid file (a pid reused by another process) is ignored. */
+    private Optional<ProcessHandle> process() {
+        try {
+            long pid = Long.parseLong(Files.readString(pidFile(), StandardCharsets.UTF_8).strip());
+            String config = directory.resolve("server.properties").toString();
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                    .filter(p -> p.info().commandLine().map(line -> line.contains(config)).orElse(false));
+        } catch (IOException | NumberFormatException absent) {
+            return Optional.empty();
+        }
+    }
+
+    private static int lastPort(String addresses) throws IOException {
+        if (addresses == null) {
+            throw new IOException("server.properties names no broker address");
+        }
+        return Integer.parseInt(addresses.substring(addresses.lastIndexOf(':') + 1).strip());
     }
 
     private Path writeConfig() throws IOException {
@@ -130,10 +206,10 @@ public final class KafkaBroker implements AutoCloseable {
         return config;
     }
 
-    private void awaitReady(Path log) throws IOException {
+    private void awaitReady(ProcessHandle broker, Path log) throws IOException {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (!portOpen()) {
-            checkAlive(log, deadline);
+            checkAlive(broker, log, deadline);
             sleep(100);
         }
         // started from a pool thread, the context class loader may not be the one that loaded the Kafka client,
@@ -152,7 +228,7 @@ public final class KafkaBroker implements AutoCloseable {
                 } catch (Exception notYet) {
                     // the broker accepts connections before its metadata is ready
                 }
-                checkAlive(log, deadline);
+                checkAlive(broker, log, deadline);
                 sleep(100);
             }
         } finally {
@@ -160,9 +236,9 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    private void checkAlive(Path log, long deadline) throws IOException {
-        if (!process.isAlive() || System.nanoTime() > deadline) {
-            String reason = process.isAlive() ? "did not become ready within " + READY_TIMEOUT : "exited";
+    private void checkAlive(ProcessHandle broker, Path log, long deadline) throws IOException {
+        if (!broker.isAlive() || System.nanoTime() > deadline) {
+            String reason = broker.isAlive() ? "did not become ready within " + READY_TIMEOUT : "exited";
             stop();
             throw new IOException("Kafka broker " + reason + "; last lines of " + log + ":\n" + tail(log));
         }
