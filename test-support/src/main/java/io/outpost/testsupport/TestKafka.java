@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -17,9 +18,11 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Produces and reads records on the test run's real Kafka broker, for tests that go through the topics. */
 public final class TestKafka implements AutoCloseable {
@@ -29,7 +32,7 @@ public final class TestKafka implements AutoCloseable {
     }
 
     private final String bootstrap;
-    private final KafkaProducer<String, String> producer;
+    private final KafkaProducer<byte[], byte[]> producer;
 
     public TestKafka() {
         this(BackingServices.shared().kafkaBootstrapServers());
@@ -42,13 +45,18 @@ public final class TestKafka implements AutoCloseable {
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
+        producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     /** Sends one record and waits until the broker has it. */
     public void send(String topic, String key, String value) {
+        sendRaw(topic, utf8(key), utf8(value));
+    }
+
+    /** Sends one record of raw bytes (any of them may be null, or not UTF-8) and returns where it was written. */
+    public RecordMetadata sendRaw(String topic, byte[] key, byte[] value) {
         try {
-            producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
+            return producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -59,8 +67,47 @@ public final class TestKafka implements AutoCloseable {
 
     /** Sends many records without waiting for each, then waits for all. */
     public void sendAll(String topic, List<Map.Entry<String, String>> records) {
-        records.forEach(r -> producer.send(new ProducerRecord<>(topic, r.getKey(), r.getValue())));
+        records.forEach(r -> producer.send(new ProducerRecord<>(topic, utf8(r.getKey()), utf8(r.getValue()))));
         producer.flush();
+    }
+
+    /**
+     * Sends one record without waiting; the future completes when the broker has it. The producer keeps what it
+     * cannot deliver yet (broker away) and sends it, once and in order, when the broker is back.
+     */
+    public Future<RecordMetadata> sendAsync(String topic, String key, String value) {
+        return producer.send(new ProducerRecord<>(topic, utf8(key), utf8(value)));
+    }
+
+    /** Every record of {@code topic} written before this call (read from the beginning, up to its end offsets). */
+    public List<Received> readAll(String topic, Duration timeout) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        List<Received> seen = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p, timeout) < end.get(p))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read " + topic + " to its end within " + timeout);
+                }
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    seen.add(new Received(record.key(), record.value(), headers(record), record.partition(),
+                            record.offset()));
+                }
+            }
+        }
+        return seen;
+    }
+
+    private static byte[] utf8(String text) {
+        return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
     }
 
     /**

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +37,7 @@ public final class OutpostStack implements AutoCloseable {
     private final List<Service> services;
     private final int gatewayPort;
     private final Map<String, Map<String, String>> extraEnv = new LinkedHashMap<>();
-    private final List<Process> running = new ArrayList<>();
+    private final Map<Service, Process> running = new LinkedHashMap<>();
     private Consumer<String> progress = line -> { };
     private Vertx vertx;
     private Gateway gateway;
@@ -88,12 +87,10 @@ public final class OutpostStack implements AutoCloseable {
         PostgresConnection pg = backing.postgres();
         for (Service service : services) {
             progress.accept("starting " + service.name() + " (log: " + log(service) + ")");
-            running.add(launch(service, pg));
+            running.put(service, launch(service, pg));
         }
-        for (int i = 0; i < services.size(); i++) {
-            Service service = services.get(i);
-            Readiness.await(service.name(), service.url(), running.get(i), log(service), READY_TIMEOUT);
-            progress.accept(service.name() + " ready on " + service.url());
+        for (Service service : services) {
+            awaitReady(service);
         }
         vertx = Vertx.vertx();
         gateway = new Gateway(vertx, Gateway.outpostRoutes(services.get(0).port(), services.get(1).port(),
@@ -106,6 +103,41 @@ public final class OutpostStack implements AutoCloseable {
         progress.accept("gateway ready on " + gatewayUrl()
                 + " (/users, /.well-known -> auth; /notification -> notification; /v1/history -> history)");
         return this;
+    }
+
+    /**
+     * Kills one service with SIGKILL (no shutdown hook, no answer to held polls, nothing committed that was not
+     * already) and returns once its process is gone.
+     */
+    public synchronized void kill(String name) throws InterruptedException {
+        Process process = running.get(service(name));
+        if (process != null) {
+            process.destroyForcibly();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(name + " survived SIGKILL for 30 s");
+            }
+        }
+    }
+
+    public synchronized boolean isRunning(String name) {
+        Process process = running.get(service(name));
+        return process != null && process.isAlive();
+    }
+
+    /** Starts one service again, on its port and with its configuration, unless it runs; returns once it is ready. */
+    public synchronized void restart(String name) throws IOException, InterruptedException {
+        Service service = service(name);
+        if (isRunning(name)) {
+            return;
+        }
+        progress.accept("restarting " + name);
+        running.put(service, launch(service, backing.postgres()));
+        awaitReady(service);
+    }
+
+    private void awaitReady(Service service) throws IOException, InterruptedException {
+        Readiness.await(service.name(), service.url(), running.get(service), log(service), READY_TIMEOUT);
+        progress.accept(service.name() + " ready on " + service.url());
     }
 
     private Process launch(Service service, PostgresConnection pg) throws IOException {
@@ -142,8 +174,8 @@ public final class OutpostStack implements AutoCloseable {
             vertx.close();
             vertx = null;
         }
-        running.forEach(Process::destroy);
-        for (Process process : running) {
+        running.values().forEach(Process::destroy);
+        for (Process process : running.values()) {
             try {
                 if (!process.waitFor(30, TimeUnit.SECONDS)) {
                     process.destroyForcibly();
