@@ -6,8 +6,10 @@ import java.io.Writer;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import io.outpost.model.Permissions;
 import io.outpost.testsupport.BackingServices;
@@ -17,7 +19,8 @@ import io.outpost.testsupport.local.OutpostStack;
  * The packaged services behind the gateway, started once for all end-to-end tests on free ports against the
  * test run's real PostgreSQL and Kafka, with clients registered in auth-service: a game client bound to
  * {@link #PLAYER}, a backend console holding the sandbox permissions, a second game client the revocation test
- * disables, and an administrator.
+ * disables, an administrator, and one game client per player of {@link #PLAYERS} for the fault tests
+ * ({@link #playerClient}).
  */
 final class E2eStack {
 
@@ -32,6 +35,8 @@ final class E2eStack {
     static final UUID DOOMED_PLAYER = UUID.randomUUID();
     static final String ADMIN_CLIENT = "e2e-admin";
     static final String ADMIN_SECRET = "e2e-admin-secret-" + UUID.randomUUID();
+    static final List<UUID> PLAYERS = Stream.generate(UUID::randomUUID).limit(12).toList();
+    static final String PLAYER_SECRET = "e2e-player-secret-" + UUID.randomUUID();
 
     private static OutpostStack stack;
 
@@ -68,6 +73,9 @@ final class E2eStack {
         client(props, DOOMED_CLIENT, DOOMED_SECRET, DOOMED_PLAYER, Permissions.NOTIFICATION_PLAYER_ALL,
                 Permissions.SANDBOX_CONFIG_VIEW);
         client(props, ADMIN_CLIENT, ADMIN_SECRET, null, Permissions.AUTH_CLIENTS_ADMIN);
+        for (int i = 0; i < PLAYERS.size(); i++) {
+            client(props, playerClient(i), PLAYER_SECRET, PLAYERS.get(i), Permissions.NOTIFICATION_PLAYER_ALL);
+        }
         Path file = work.resolve("clients.properties");
         try (Writer writer = Files.newBufferedWriter(file)) {
             props.store(writer, "end-to-end test clients");
@@ -82,6 +90,11 @@ final class E2eStack {
         if (player != null) {
             props.setProperty(prefix + "player-uuid", player.toString());
         }
+    }
+
+    /** The client id of the game client bound to {@code PLAYERS.get(i)}. */
+    static String playerClient(int i) {
+        return "e2e-player-" + i;
     }
 
     private static int freePort() throws IOException {
