@@ -21,6 +21,8 @@ REVOKE ALL ON DATABASE outpost FROM PUBLIC;
 REVOKE ALL ON SCHEMA public FROM PUBLIC;
 GRANT CONNECT ON DATABASE outpost TO auth_migrator, auth_app, notification_migrator, notification_app,
     history_migrator, history_app;
+-- migrations may stage data in temporary tables (history's V5 does)
+GRANT TEMPORARY ON DATABASE outpost TO auth_migrator, notification_migrator, history_migrator;
 
 -- auth-service: the client registry; the service reads and changes its rows.
 CREATE SCHEMA IF NOT EXISTS auth AUTHORIZATION auth_migrator;
