@@ -80,7 +80,6 @@ class ProdKafkaAndMonitoringTest {
             assertThat(Rendered.list(prod.podSpec(service).path("volumes")))
                     .anyMatch(v -> v.path("secret").path("secretName").asText().equals("outpost-cluster-ca-cert"));
         }
-        assertThat(Rendered.envNames(prod.container("auth-service"))).noneMatch(n -> n.startsWith("KAFKA_"));
     }
 
     private static List<String> acls(String user) {

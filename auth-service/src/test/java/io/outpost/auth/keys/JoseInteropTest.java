@@ -128,7 +128,7 @@ class JoseInteropTest {
         ECKey serviceKey = serviceDevKey();
         String genuine = signEs256(serviceKey, serviceKey.getKeyID(),
                 admin(claims(TestClients.ADMIN, new Date(System.currentTimeMillis() + 600_000))));
-        given().auth().oauth2(genuine).get("/users/v1/admin/clients").then().statusCode(200);
+        TestClients.adminApi().auth().oauth2(genuine).get("/users/v1/admin/clients").then().statusCode(200);
     }
 
     private static void assertRefused(String token, String why, String outpostCode) throws Exception {
@@ -139,7 +139,7 @@ class JoseInteropTest {
 
     /** Outpost's verifier refuses the token with its exact code where it would grant client administration. */
     private static void refusedByOutpost(String token, String code) {
-        given().auth().oauth2(token).get("/users/v1/admin/clients").then().statusCode(403)
+        TestClients.adminApi().auth().oauth2(token).get("/users/v1/admin/clients").then().statusCode(403)
                 .body("auth_success", org.hamcrest.Matchers.is(false))
                 .body("error_code", org.hamcrest.Matchers.is(code));
     }
