@@ -22,8 +22,10 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.outpost.auth.rest.AdminListener;
 import io.outpost.testsupport.MutableClock;
 import io.outpost.testsupport.ProcessFreeze;
+import io.quarkus.arc.Arc;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -64,7 +66,7 @@ class PausedDatabaseTest {
             assertThat(never.statusCode()).isEqualTo(503);
             assertThat(never.body()).isEqualTo("{\"error_code\":\"store_unavailable\","
                     + "\"desc\":\"The store is unavailable for a moment; retry shortly\"}");
-            HttpResponse<String> listing = send(HttpRequest.newBuilder(uri("/users/v1/admin/clients"))
+            HttpResponse<String> listing = send(HttpRequest.newBuilder(adminUri("/users/v1/admin/clients"))
                     .header("Authorization", "Bearer " + admin).GET());
             assertThat(listing.statusCode()).isEqualTo(503);
             assertThat(listing.body()).contains("\"error_code\":\"store_unavailable\"");
@@ -76,7 +78,7 @@ class PausedDatabaseTest {
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> send(HttpRequest.newBuilder(uri("/q/health/ready")).GET())
                 .statusCode() == 200);
-        assertThat(send(HttpRequest.newBuilder(uri("/users/v1/admin/clients")).header("Authorization", "Bearer " + admin)
+        assertThat(send(HttpRequest.newBuilder(adminUri("/users/v1/admin/clients")).header("Authorization", "Bearer " + admin)
                 .GET()).statusCode()).isEqualTo(200);
         assertThat(token("never-seen-" + UUID.randomUUID(), "x").statusCode()).isEqualTo(401);
     }
@@ -94,5 +96,10 @@ class PausedDatabaseTest {
 
     private URI uri(String path) throws Exception {
         return base.toURI().resolve(path);
+    }
+
+    /** Client administration answers on its own port (docs/deploy.md, "The admin API"). */
+    private static URI adminUri(String path) {
+        return URI.create("http://localhost:" + Arc.container().instance(AdminListener.class).get().port() + path);
     }
 }

@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.UUID;
 
+import io.outpost.auth.rest.AdminListener;
+import io.quarkus.arc.Arc;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 
@@ -29,6 +31,11 @@ public final class TestClients {
 
     public static String basic(String id, String secret) {
         return "Basic " + Base64.getEncoder().encodeToString((id + ":" + secret).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A request to the private admin API, on its own port (docs/deploy.md, "The admin API"). */
+    public static RequestSpecification adminApi() {
+        return given().port(Arc.container().instance(AdminListener.class).get().port());
     }
 
     /** A request from its own client address, so that its failures never throttle another test. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.stream.Collectors;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -21,13 +22,30 @@ class ManifestsTest {
 
     @ParameterizedTest
     @ValueSource(strings = { "dev", "prod" })
-    void everyObjectIsWellFormed(String overlay) throws Exception {
+    void everyObjectParsesStrictlyIntoItsTypedModel(String overlay) throws Exception {
         Rendered rendered = Rendered.overlay(overlay);
         assertThat(rendered.objects()).isNotEmpty();
+        List<String> faults = new ArrayList<>();
         for (JsonNode object : rendered.objects()) {
-            assertThat(object.path("apiVersion").asText()).as("apiVersion of %s", object).isNotEmpty();
             assertThat(object.path("metadata").path("name").asText()).as("name of %s", object).isNotEmpty();
+            faults.addAll(TypedObjects.faults(object));
         }
+        assertThat(faults).as(overlay).isEmpty();
+    }
+
+    @Test
+    void theStrictParseRefusesAnUnknownFieldAndAnUnknownKind() throws Exception {
+        JsonNode deployment = Rendered.overlay("dev").named("Deployment", "auth-service").deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) deployment.path("spec").path("template").path("spec")
+                .path("containers").get(0)).put("imagePullPolicyy", "Always");
+        assertThat(TypedObjects.faults(deployment)).singleElement().asString()
+                .contains("containers[0]").contains("imagePullPolicyy");
+        JsonNode cluster = Rendered.overlay("prod").named("Cluster", "outpost-db").deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) cluster.path("spec")).put("instancez", 3);
+        assertThat(TypedObjects.faults(cluster)).singleElement().asString().contains("spec.instancez");
+        assertThat(TypedObjects.faults(new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\"}}")))
+                .singleElement().asString().contains("no typed model");
     }
 
     @ParameterizedTest
@@ -45,8 +63,9 @@ class ManifestsTest {
             ServiceConfig config = ServiceConfig.of(service);
             JsonNode container = rendered.named("Deployment", service).path("spec").path("template").path("spec")
                     .path("containers").get(0);
-            assertThat(container.path("image").asText()).as(service)
-                    .startsWith(shared.getProperty("quarkus.container-image.group") + "/" + service + ":");
+            // any registry in front; a tag or a digest after
+            assertThat(container.path("image").asText()).as(service).matches("([^/]+/)*"
+                    + shared.getProperty("quarkus.container-image.group") + "/" + service + "(:[\\w.-]+|@sha256:[0-9a-f]{64})");
             assertThat(container.path("ports").get(0).path("containerPort").asInt()).as(service).isEqualTo(config.port());
             assertThat(env(container, "QUARKUS_HTTP_PORT")).isEqualTo(Integer.toString(config.port()));
             assertThat(probe(container, "readinessProbe")).isEqualTo("/q/health/ready");
@@ -105,8 +124,9 @@ class ManifestsTest {
         for (String service : SERVICES) {
             JsonNode container = rendered.named("Deployment", service).path("spec").path("template").path("spec")
                     .path("containers").get(0);
-            assertThat(secretOf(container, "QUARKUS_DATASOURCE_PASSWORD"))
-                    .isEqualTo(cluster.path("metadata").path("name").asText() + "-app");
+            assertThat(Rendered.list(cluster.path("spec").path("managed").path("roles")))
+                    .extracting(r -> r.path("passwordSecret").path("name").asText())
+                    .contains(Rendered.secretOf(container, "QUARKUS_DATASOURCE_PASSWORD"));
         }
         JsonNode auth = rendered.named("Deployment", "auth-service").path("spec").path("template").path("spec");
         assertThat(Rendered.list(auth.path("volumes"))).anyMatch(v -> v.path("secret").path("secretName").asText()
@@ -115,17 +135,11 @@ class ManifestsTest {
     }
 
     private static List<String> envNames(JsonNode container) {
-        return Rendered.list(container.path("env")).stream().map(e -> e.path("name").asText()).toList();
+        return Rendered.envNames(container);
     }
 
     private static String env(JsonNode container, String name) {
-        return Rendered.list(container.path("env")).stream().filter(e -> e.path("name").asText().equals(name))
-                .map(e -> e.path("value").asText()).findFirst().orElseThrow(() -> new AssertionError("no env " + name));
-    }
-
-    private static String secretOf(JsonNode container, String name) {
-        return Rendered.list(container.path("env")).stream().filter(e -> e.path("name").asText().equals(name))
-                .map(e -> e.path("valueFrom").path("secretKeyRef").path("name").asText()).findFirst().orElseThrow();
+        return Rendered.env(container, name);
     }
 
     private static String probe(JsonNode container, String probe) {

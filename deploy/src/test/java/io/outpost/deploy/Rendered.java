@@ -57,4 +57,46 @@ record Rendered(String overlay, List<JsonNode> objects) {
     static List<JsonNode> list(JsonNode array) {
         return StreamSupport.stream(array.spliterator(), false).toList();
     }
+
+    /** The pod spec of a Deployment. */
+    JsonNode podSpec(String deployment) {
+        return named("Deployment", deployment).path("spec").path("template").path("spec");
+    }
+
+    /** The first (the service's) container of a Deployment. */
+    JsonNode container(String deployment) {
+        return podSpec(deployment).path("containers").get(0);
+    }
+
+    /** An init container of a Deployment, by name. */
+    JsonNode initContainer(String deployment, String name) {
+        return list(podSpec(deployment).path("initContainers")).stream()
+                .filter(c -> c.path("name").asText().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError(overlay + ": " + deployment + " has no init container " + name));
+    }
+
+    static List<String> envNames(JsonNode container) {
+        return list(container.path("env")).stream().map(e -> e.path("name").asText()).toList();
+    }
+
+    /** An environment variable's entry; fails when the container lacks it. */
+    static JsonNode envEntry(JsonNode container, String name) {
+        return list(container.path("env")).stream().filter(e -> e.path("name").asText().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no env " + name + " in " + container.path("name").asText()));
+    }
+
+    /** A literal environment value. */
+    static String env(JsonNode container, String name) {
+        return envEntry(container, name).path("value").asText();
+    }
+
+    /** The Secret an environment variable is read from. */
+    static String secretOf(JsonNode container, String name) {
+        return envEntry(container, name).path("valueFrom").path("secretKeyRef").path("name").asText();
+    }
+
+    /** The ConfigMap key an environment variable is read from. */
+    static String configKeyOf(JsonNode container, String name) {
+        return envEntry(container, name).path("valueFrom").path("configMapKeyRef").path("key").asText();
+    }
 }

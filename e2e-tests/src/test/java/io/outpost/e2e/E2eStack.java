@@ -37,6 +37,8 @@ final class E2eStack {
     static final String ADMIN_SECRET = "e2e-admin-secret-" + UUID.randomUUID();
     static final List<UUID> PLAYERS = Stream.generate(UUID::randomUUID).limit(12).toList();
     static final String PLAYER_SECRET = "e2e-player-secret-" + UUID.randomUUID();
+    /** auth-service's private admin API (not behind the gateway). */
+    static final int ADMIN_PORT = freePort();
 
     private static OutpostStack stack;
 
@@ -53,6 +55,7 @@ final class E2eStack {
                         .progress(line -> System.out.println("[e2e] " + line))
                         .env("auth-service", "QUARKUS_CONFIG_LOCATIONS", clients(work).toString())
                         .env("auth-service", "OUTPOST_AUTH_KEYS_DEV_KEY_DIR", work.resolve("keys").toString())
+                        .env("auth-service", "OUTPOST_AUTH_ADMIN_PORT", Integer.toString(ADMIN_PORT))
                         .start();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -97,9 +100,11 @@ final class E2eStack {
         return "e2e-player-" + i;
     }
 
-    private static int freePort() throws IOException {
+    private static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

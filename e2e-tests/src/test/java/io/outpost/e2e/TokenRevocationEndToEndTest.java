@@ -41,7 +41,7 @@ class TokenRevocationEndToEndTest {
         CompletableFuture<Response> held = CompletableFuture.supplyAsync(() -> poll(token, "deadline=3"));
 
         String admin = token(E2eStack.ADMIN_CLIENT, E2eStack.ADMIN_SECRET);
-        given().auth().oauth2(admin).post(auth + "/users/v1/admin/clients/" + E2eStack.DOOMED_CLIENT + "/disable")
+        given().auth().oauth2(admin).post("http://127.0.0.1:" + E2eStack.ADMIN_PORT + "/users/v1/admin/clients/" + E2eStack.DOOMED_CLIENT + "/disable")
                 .then().statusCode(200).body("enabled", is(false));
 
         await().atMost(WITHIN).pollInterval(Duration.ofMillis(50))

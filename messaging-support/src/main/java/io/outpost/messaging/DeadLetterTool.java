@@ -95,6 +95,7 @@ public final class DeadLetterTool {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.putAll(KafkaClientSettings.configured());
         try (KafkaConsumer<byte[], byte[]> letters = consumer(bootstrap, group);
                 KafkaProducer<byte[], byte[]> producer =
                         new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
@@ -124,6 +125,7 @@ public final class DeadLetterTool {
         props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.putAll(KafkaClientSettings.configured());
         return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 

@@ -43,6 +43,7 @@ public final class DeadLetters implements AutoCloseable {
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        props.putAll(KafkaClientSettings.configured());
         producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
 

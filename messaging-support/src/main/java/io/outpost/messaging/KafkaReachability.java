@@ -1,6 +1,7 @@
 package io.outpost.messaging;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 import jakarta.annotation.PreDestroy;
@@ -82,11 +83,13 @@ public class KafkaReachability {
         if (current == null) {
             synchronized (this) {
                 if (admin == null) {
-                    admin = Admin.create(Map.of(
+                    Map<String, Object> settings = new HashMap<>(KafkaClientSettings.configured());
+                    settings.putAll(Map.of(
                             AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                             AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, TIMEOUT_MS,
                             AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, TIMEOUT_MS,
                             AdminClientConfig.CLIENT_ID_CONFIG, "outpost-reachability"));
+                    admin = Admin.create(settings);
                 }
                 current = admin;
             }

@@ -86,6 +86,7 @@ public final class TopicIngest<E> implements AutoCloseable {
         consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumerProps.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, builder.maxBatch);
         consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumerProps.putAll(KafkaClientSettings.configured());
         this.deadLetters = new DeadLetters(builder.bootstrapServers, builder.groupId + "-" + topic + "-dlq");
         this.metrics = new IngestMetrics(topic, builder.meters);
         this.thread = new Thread(this::run, "ingest-" + topic);

@@ -18,23 +18,29 @@ public interface AuthConfig {
     @WithDefault("PT1H")
     Duration tokenLifetime();
 
-    /** The {@code iss} of every token and of the discovery document: the public address of the platform. */
+    /**
+     * The externally visible base URL of the platform: the ingress (or the local gateway) that clients reach, e.g.
+     * {@code https://outpost.example.com}. The issuer and every URL of the discovery documents derive from it.
+     */
     @WithDefault("http://localhost:8080")
+    String publicBaseUrl();
+
+    /**
+     * The {@code iss} of every token and of the discovery documents: the public base URL unless set apart (only to
+     * keep an earlier issuer while verifiers move; OpenID Connect Discovery wants the two equal).
+     */
+    @WithDefault("${outpost.auth.public-base-url}")
     String issuer();
 
     /** The {@code aud} of every token; verifiers (outpost.security.audience) expect the same value. */
     @WithDefault("outpost")
     String audience();
 
-    /**
-     * Base URL of the endpoints named in the discovery document ({@code jwks_uri}, {@code token_endpoint}).
-     * When absent they are derived from the request, so discovery works behind the gateway and directly.
-     */
-    Optional<String> publicBaseUrl();
-
     /** How long a client record read from PostgreSQL is trusted before it is read again (other replicas' changes). */
     @WithDefault("PT5S")
     Duration clientCacheTtl();
+
+    Admin admin();
 
     Keys keys();
 
@@ -49,6 +55,20 @@ public interface AuthConfig {
      * Idempotent: a restart changes nothing unless the configuration changed.
      */
     Map<String, BootstrapClient> bootstrapClients();
+
+    /**
+     * Where client administration ({@code /users/v1/admin/…}) is served: a listener of its own, never the public
+     * port, so that no ingress route or gateway can expose it (docs/deploy.md, "The admin API").
+     */
+    interface Admin {
+
+        /** Its port; 0 picks a free one (tests). */
+        @WithDefault("8084")
+        int port();
+
+        /** The interface it binds; by default the main HTTP server's ({@code quarkus.http.host}). */
+        Optional<String> host();
+    }
 
     /** Signing keys. See docs/auth.md, "Keys and rotation". */
     interface Keys {

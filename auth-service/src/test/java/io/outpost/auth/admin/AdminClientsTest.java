@@ -5,9 +5,9 @@ import static io.outpost.auth.TestClients.ADMIN_SECRET;
 import static io.outpost.auth.TestClients.GAME;
 import static io.outpost.auth.TestClients.GAME_SECRET;
 import static io.outpost.auth.TestClients.TOKEN_PATH;
+import static io.outpost.auth.TestClients.adminApi;
 import static io.outpost.auth.TestClients.token;
 import static io.outpost.auth.TestClients.tokenRequest;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -160,19 +160,19 @@ class AdminClientsTest {
 
     @Test
     void refusesCallersWithoutTheAdminPermission() {
-        String noToken = given().get(CLIENTS).then().statusCode(403).extract().asString();
+        String noToken = adminApi().get(CLIENTS).then().statusCode(403).extract().asString();
         assertThat(noToken).isEqualTo("{\"auth_success\":false,\"error_code\":\"auth_malformed_access\","
                 + "\"desc\":\"No access token was presented\"}");
-        String game = given().auth().oauth2(token(GAME, GAME_SECRET)).post(CLIENTS + "/" + GAME + "/secret")
+        String game = adminApi().auth().oauth2(token(GAME, GAME_SECRET)).post(CLIENTS + "/" + GAME + "/secret")
                 .then().statusCode(403).extract().asString();
         assertThat(game).isEqualTo("{\"auth_success\":false,\"error_code\":\"insufficient_permissions\","
                 + "\"desc\":\"The token lacks any of the permissions auth:clients:admin\"}");
-        given().header("Authorization", "Bearer not.a.jwt").get(CLIENTS).then().statusCode(403)
+        adminApi().header("Authorization", "Bearer not.a.jwt").get(CLIENTS).then().statusCode(403)
                 .body("auth_success", equalTo(false));
     }
 
     private RequestSpecification admin() {
-        return given().auth().oauth2(adminToken);
+        return adminApi().auth().oauth2(adminToken);
     }
 
     private String create(String clientId, List<String> permissions) {

@@ -1,16 +1,15 @@
 package io.outpost.auth.admin;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.hasItem;
 
-import java.net.URL;
 import java.time.Duration;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.outpost.auth.GatewayInFront;
 import io.outpost.auth.JwtTestSupport;
 import io.outpost.auth.TestClients;
 import io.quarkus.oidc.client.OidcClient;
@@ -18,13 +17,13 @@ import io.quarkus.oidc.client.OidcClientConfigBuilder;
 import io.quarkus.oidc.client.OidcClients;
 import io.quarkus.oidc.client.Tokens;
 import io.quarkus.oidc.client.runtime.OidcClientConfig.Grant;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * A standard OAuth2 client — quarkus-oidc-client, configured with nothing but the issuer's address, a client id
- * and secret — discovers the token endpoint, obtains a token (Basic credentials, form-encoded grant), and that
- * token is accepted: by the platform's own verifier on a guarded endpoint and by an independent JOSE library.
+ * A standard OAuth2 client — quarkus-oidc-client, configured with nothing but the public address (the gateway in
+ * front of the service, as the ingress is in Kubernetes), a client id and secret — discovers the token endpoint
+ * through the gateway, obtains a token there (Basic credentials, form-encoded grant), and that token is accepted: by
+ * the platform's own verifier on a guarded endpoint and by an independent JOSE library.
  */
 @QuarkusTest
 class OidcClientInteropTest {
@@ -32,12 +31,9 @@ class OidcClientInteropTest {
     @Inject
     OidcClients clients;
 
-    @TestHTTPResource("/")
-    URL base;
-
     @Test
     void tokenFromAStandardClientConfiguredByDiscoveryIsAccepted() throws Exception {
-        String server = base.toString().replaceAll("/$", "");
+        String server = GatewayInFront.url();
         OidcClient client = clients.newClient(new OidcClientConfigBuilder()
                 .id("outpost-interop")
                 .authServerUrl(server)
@@ -52,7 +48,7 @@ class OidcClientInteropTest {
         assertThat(tokens.getAccessTokenExpiresAt()).isBetween(System.currentTimeMillis() / 1000 + 3500,
                 System.currentTimeMillis() / 1000 + 3700);
         // accepted by the platform's bearer verifier (DESIGN §3) on an endpoint that needs auth:clients:admin
-        given().auth().oauth2(tokens.getAccessToken()).get("/users/v1/admin/clients")
+        TestClients.adminApi().auth().oauth2(tokens.getAccessToken()).get("/users/v1/admin/clients")
                 .then().statusCode(200).body("clients.client_id", hasItem(TestClients.ADMIN));
         // and by a resource server built on another JOSE library
         assertThat(JwtTestSupport.verify(tokens.getAccessToken(), JwtTestSupport.publishedKeys()).getSubject())

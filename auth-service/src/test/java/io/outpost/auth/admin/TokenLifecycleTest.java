@@ -1,5 +1,6 @@
 package io.outpost.auth.admin;
 
+import static io.outpost.auth.TestClients.adminApi;
 import static io.outpost.auth.TestClients.ADMIN;
 import static io.outpost.auth.TestClients.ADMIN_SECRET;
 import static io.outpost.auth.TestClients.TOKEN_PATH;
@@ -76,16 +77,16 @@ class TokenLifecycleTest {
     @Test
     void aClientRevokesItsOwnTokenAndEveryVerifierRefusesItWithinTwoSeconds() {
         String admin = token(ADMIN, ADMIN_SECRET);
-        given().auth().oauth2(admin).get(CLIENTS + "/" + id).then().statusCode(200);
+        adminApi().auth().oauth2(admin).get(CLIENTS + "/" + id).then().statusCode(200);
         // the admin revokes its own token through RFC 7009, form-encoded as standard libraries send it
         given().header("Authorization", basic(ADMIN, ADMIN_SECRET)).contentType(ContentType.URLENC)
                 .formParam("token", admin).formParam("token_type_hint", "access_token").post(REVOKE)
                 .then().statusCode(200).header("Cache-Control", "no-store");
         // this service's own verifier reads the same revocation topic as the others
-        await().atMost(Duration.ofSeconds(2)).until(() -> given().auth().oauth2(admin).get(CLIENTS).statusCode() == 403);
-        given().auth().oauth2(admin).get(CLIENTS).then().statusCode(403).body("error_code", is("auth_token_unknown"));
+        await().atMost(Duration.ofSeconds(2)).until(() -> adminApi().auth().oauth2(admin).get(CLIENTS).statusCode() == 403);
+        adminApi().auth().oauth2(admin).get(CLIENTS).then().statusCode(403).body("error_code", is("auth_token_unknown"));
         assertThat(introspect(admin).getBoolean("active")).isFalse();
-        given().auth().oauth2(token(ADMIN, ADMIN_SECRET)).get(CLIENTS).then().statusCode(200);
+        adminApi().auth().oauth2(token(ADMIN, ADMIN_SECRET)).get(CLIENTS).then().statusCode(200);
         String jti = JsonPath.from(payload(admin)).getString("jti");
         assertThat(kafka.read("auth-token-revocations", "token:" + jti, 1, Duration.ofSeconds(10))).singleElement()
                 .satisfies(record -> assertThat(record.value()).contains("\"type\":\"token\"", "\"client_id\":\"" + ADMIN));
@@ -151,7 +152,7 @@ class TokenLifecycleTest {
     @Test
     void wildcardsNeverGrantClientAdministration() {
         String wildcard = token("test-wildcard", "test-wildcard-secret");
-        given().auth().oauth2(wildcard).get(CLIENTS).then().statusCode(403)
+        adminApi().auth().oauth2(wildcard).get(CLIENTS).then().statusCode(403)
                 .body("error_code", is("insufficient_permissions"))
                 .header("WWW-Authenticate", org.hamcrest.Matchers.startsWith("Bearer realm=\"outpost\", error=\"insufficient_scope\""));
     }
@@ -250,7 +251,7 @@ class TokenLifecycleTest {
     }
 
     private static RequestSpecification admin() {
-        return given().auth().oauth2(token(ADMIN, ADMIN_SECRET));
+        return adminApi().auth().oauth2(token(ADMIN, ADMIN_SECRET));
     }
 
     private static String payload(String token) {

@@ -5,6 +5,7 @@ import static io.outpost.auth.JwtTestSupport.publishedKeys;
 import static io.outpost.auth.JwtTestSupport.serviceDevKey;
 import static io.outpost.auth.JwtTestSupport.signEs256;
 import static io.outpost.auth.JwtTestSupport.verify;
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static io.restassured.RestAssured.given;
@@ -28,8 +29,10 @@ import com.nimbusds.jose.proc.BadJOSEException;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 
+import io.outpost.auth.GatewayInFront;
 import io.outpost.auth.TestClients;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
 
 /**
  * Issued tokens verify with a standard JOSE library (Nimbus) against the published key set — signature (the
@@ -42,8 +45,13 @@ class JoseInteropTest {
 
     @Test
     void issuedTokenPassesAStandardVerifier() throws Exception {
+        // as a client outside would: token endpoint and key set as discovery names them, through the gateway
+        JsonPath discovery = GatewayInFront.discovery();
+        JWKSet keys = JWKSet.parse(given().get(discovery.getString("jwks_uri")).then().statusCode(200).extract().asString());
         for (int i = 0; i < 20; i++) { // ECDSA signatures vary in length as DER: several catch a bad r‖s conversion
-            JWTClaimsSet claims = verify(TestClients.token(TestClients.GAME, TestClients.GAME_SECRET), publishedKeys());
+            String token = TestClients.tokenRequest(TestClients.GAME, TestClients.GAME_SECRET)
+                    .post(discovery.getString("token_endpoint")).then().statusCode(200).extract().path("access_token");
+            JWTClaimsSet claims = verify(token, keys);
             assertThat(claims.getSubject()).isEqualTo(TestClients.GAME);
             assertThat(claims.getStringClaim("client_id")).isEqualTo(TestClients.GAME);
             assertThat(claims.getStringListClaim("permissions")).containsExactly("notification:player:*",
@@ -120,7 +128,7 @@ class JoseInteropTest {
         ECKey serviceKey = serviceDevKey();
         String genuine = signEs256(serviceKey, serviceKey.getKeyID(),
                 admin(claims(TestClients.ADMIN, new Date(System.currentTimeMillis() + 600_000))));
-        given().auth().oauth2(genuine).get("/users/v1/admin/clients").then().statusCode(200);
+        TestClients.adminApi().auth().oauth2(genuine).get("/users/v1/admin/clients").then().statusCode(200);
     }
 
     private static void assertRefused(String token, String why, String outpostCode) throws Exception {
@@ -131,7 +139,7 @@ class JoseInteropTest {
 
     /** Outpost's verifier refuses the token with its exact code where it would grant client administration. */
     private static void refusedByOutpost(String token, String code) {
-        given().auth().oauth2(token).get("/users/v1/admin/clients").then().statusCode(403)
+        TestClients.adminApi().auth().oauth2(token).get("/users/v1/admin/clients").then().statusCode(403)
                 .body("auth_success", org.hamcrest.Matchers.is(false))
                 .body("error_code", org.hamcrest.Matchers.is(code));
     }

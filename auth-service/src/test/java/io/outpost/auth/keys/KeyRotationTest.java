@@ -76,7 +76,7 @@ class KeyRotationTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> verify(token, publishedKeys()))
                 .hasMessageContaining("no matching key");
         // and Outpost's own verifier refuses it where it would open client administration
-        given().auth().oauth2(token).get("/users/v1/admin/clients").then().statusCode(403)
+        TestClients.adminApi().auth().oauth2(token).get("/users/v1/admin/clients").then().statusCode(403)
                 .body("error_code", org.hamcrest.Matchers.is("auth_invalid_key_id"));
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
-import static org.hamcrest.Matchers.startsWith;
 
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +12,7 @@ import io.outpost.auth.JwtTestSupport;
 import io.outpost.auth.TestClients;
 import io.quarkus.test.junit.QuarkusTest;
 
-/** Key publication (DESIGN §2): the JWK Set, one key by id, and discovery. */
+/** Key publication (DESIGN §2): the JWK Set and one key by id (discovery: DiscoveryTest). */
 @QuarkusTest
 class PublicKeysTest {
 
@@ -54,21 +53,5 @@ class PublicKeysTest {
         String token = TestClients.token(TestClients.BACKEND, TestClients.BACKEND_SECRET);
         String kid = com.nimbusds.jwt.SignedJWT.parse(token).getHeader().getKeyID();
         given().get("/users/v1/publickeys/" + kid).then().statusCode(200);
-    }
-
-    @Test
-    void publishesDiscoveryMetadata() {
-        String base = given().get("/.well-known/openid-configuration").then().statusCode(200)
-                .body("issuer", equalTo("http://localhost:8080"))
-                .body("token_endpoint", startsWith("http://localhost:"))
-                .body("grant_types_supported", equalTo(java.util.List.of("client_credentials")))
-                .body("token_endpoint_auth_methods_supported", equalTo(java.util.List.of("client_secret_basic")))
-                .body("id_token_signing_alg_values_supported", equalTo(java.util.List.of("ES256")))
-                .extract().path("token_endpoint");
-        String jwks = given().get("/.well-known/openid-configuration").then().extract().path("jwks_uri");
-        assertThat(base).endsWith("/users/v2/oauth/token");
-        assertThat(jwks).isEqualTo(base.replace("/users/v2/oauth/token", "/users/v1/publickeys"));
-        given().get("/.well-known/oauth-authorization-server").then().statusCode(200)
-                .body("issuer", equalTo("http://localhost:8080")).body("jwks_uri", equalTo(jwks));
     }
 }

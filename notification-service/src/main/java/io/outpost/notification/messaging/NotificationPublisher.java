@@ -17,6 +17,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.outpost.messaging.KafkaClientSettings;
 import io.outpost.messaging.KafkaReachability;
 import io.outpost.model.Topics;
 import io.outpost.model.event.NotificationEvent;
@@ -52,6 +53,7 @@ public class NotificationPublisher {
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, millis);
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, millis + 1);
+        props.putAll(KafkaClientSettings.configured());
         this.producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
     }
 

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -12,6 +13,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.PoolOptions;
+import io.vertx.core.net.HostAndPort;
 import io.vertx.httpproxy.HttpProxy;
 import io.vertx.httpproxy.ProxyContext;
 import io.vertx.httpproxy.ProxyInterceptor;
@@ -19,8 +21,11 @@ import io.vertx.httpproxy.ProxyResponse;
 
 /**
  * The local stack's stand-in for the Kubernetes Ingress: routes by path prefix to the services with
- * vertx-http-proxy, keeps long polls open well past their 900 s maximum, and passes the caller's address on
- * in {@code X-Forwarded-For}. Unknown prefixes get a 404 with the services' error body.
+ * vertx-http-proxy, keeps long polls open well past their 900 s maximum, and tells the services who called and how,
+ * as ingress-nginx does: {@code X-Forwarded-For} (the caller's address), {@code X-Forwarded-Proto} and
+ * {@code X-Forwarded-Host}, each set anew (whatever the caller sent is replaced: it is the edge), and a
+ * {@code Forwarded} header dropped. The services believe these headers only from loopback, where the gateway
+ * connects from. Unknown prefixes get a 404 with the services' error body.
  */
 public final class Gateway {
 
@@ -41,7 +46,7 @@ public final class Gateway {
                 .setIdleTimeout(READ_TIMEOUT_SECONDS).setIdleTimeoutUnit(TimeUnit.SECONDS),
                 new PoolOptions().setHttp1MaxSize(MAX_UPSTREAM_CONNECTIONS));
         upstreams.forEach((prefix, port) -> routes.put(prefix,
-                HttpProxy.reverseProxy(client).origin(port, "127.0.0.1").addInterceptor(FORWARDED_FOR)));
+                HttpProxy.reverseProxy(client).origin(port, "127.0.0.1").addInterceptor(FORWARDED_HEADERS)));
     }
 
     /** The routes of DESIGN §7 onto the given service ports. */
@@ -87,14 +92,25 @@ public final class Gateway {
         return path.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 
-    private static final ProxyInterceptor FORWARDED_FOR = new ProxyInterceptor() {
+    private static final ProxyInterceptor FORWARDED_HEADERS = new ProxyInterceptor() {
         @Override
         public Future<ProxyResponse> handleProxyRequest(ProxyContext context) {
             HttpServerRequest incoming = context.request().proxiedRequest();
-            String caller = incoming.remoteAddress() == null ? null : incoming.remoteAddress().hostAddress();
-            if (caller != null) {
-                String prior = incoming.getHeader("X-Forwarded-For");
-                context.request().headers().set("X-Forwarded-For", prior == null ? caller : prior + ", " + caller);
+            MultiMap headers = context.request().headers();
+            headers.remove("Forwarded");
+            headers.remove("X-Forwarded-Port");
+            headers.remove("X-Forwarded-Prefix");
+            headers.set("X-Forwarded-Proto", incoming.isSSL() ? "https" : "http");
+            HostAndPort host = incoming.authority();
+            if (host == null) {
+                headers.remove("X-Forwarded-Host");
+            } else {
+                headers.set("X-Forwarded-Host", host.port() < 0 ? host.host() : host.host() + ":" + host.port());
+            }
+            if (incoming.remoteAddress() == null) {
+                headers.remove("X-Forwarded-For");
+            } else {
+                headers.set("X-Forwarded-For", incoming.remoteAddress().hostAddress());
             }
             return context.sendRequest();
         }

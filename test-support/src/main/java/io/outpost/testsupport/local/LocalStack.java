@@ -19,6 +19,8 @@ public final class LocalStack {
     static final int KAFKA_PORT = 19092;
     static final int GATEWAY_PORT = 8080;
     static final int[] SERVICE_PORTS = { 8081, 8082, 8083 };
+    /** auth-service's private admin API (docs/deploy.md, "The admin API"): not behind the gateway. */
+    static final int ADMIN_PORT = 8084;
 
     private final Path root;
     private final Path data;
@@ -56,11 +58,14 @@ public final class LocalStack {
         stack = new OutpostStack(root, data.resolve("logs"), backing, SERVICE_PORTS, GATEWAY_PORT)
                 .progress(LocalStack::say)
                 .env("auth-service", "QUARKUS_CONFIG_LOCATIONS", demo.writeAuthConfig(data).toString())
+                .env("auth-service", "OUTPOST_AUTH_ADMIN_PORT", Integer.toString(ADMIN_PORT))
                 .start();
         String base = stack.gatewayUrl();
         say("Outpost is up at " + base + ". Ctrl-C stops everything; data stays in " + data + " for the next run.");
         System.out.printf("%n  demo client  %s / %s  (player %s)%n", demo.clientId(), demo.clientSecret(), demo.player());
-        System.out.printf("  admin client %s / %s  (auth:clients:admin)%n", demo.adminId(), demo.adminSecret());
+        System.out.printf("  admin client %s / %s  (auth:clients:admin; the admin API is private: "
+                + "http://127.0.0.1:%d/users/v1/admin/clients, docs/auth.md)%n", demo.adminId(), demo.adminSecret(),
+                ADMIN_PORT);
         System.out.printf("  demo sandbox %s   (./demo-traffic publishes notifications and history for these)%n%n",
                 demo.sandbox());
         System.out.println("  # 1. a token for the demo client");

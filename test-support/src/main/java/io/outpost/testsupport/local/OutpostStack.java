@@ -46,7 +46,7 @@ public final class OutpostStack implements AutoCloseable {
      * @param root        the repository root (holds each service's {@code target/quarkus-app})
      * @param logs        where each service's output goes
      * @param ports       auth, notification and history ports
-     * @param gatewayPort 0 for a free port
+     * @param gatewayPort 0 for a free port (chosen now: the services are told their public address before they start)
      */
     public OutpostStack(Path root, Path logs, BackingServices backing, int[] ports, int gatewayPort) {
         this.root = root;
@@ -54,7 +54,15 @@ public final class OutpostStack implements AutoCloseable {
         this.backing = backing;
         this.services = List.of(new Service("auth-service", ports[0]), new Service("notification-service", ports[1]),
                 new Service("history-service", ports[2]));
-        this.gatewayPort = gatewayPort;
+        this.gatewayPort = gatewayPort == 0 ? freePort() : gatewayPort;
+    }
+
+    private static int freePort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Reports each step ("starting auth-service", "auth-service ready on …"). */
@@ -77,8 +85,9 @@ public final class OutpostStack implements AutoCloseable {
         return services.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
     }
 
+    /** The public base URL: every service is told it (issuer, discovery), as an ingress host is in Kubernetes. */
     public String gatewayUrl() {
-        return "http://127.0.0.1:" + gateway.port();
+        return "http://127.0.0.1:" + gatewayPort;
     }
 
     /** Starts every service, waits until each is ready, then opens the gateway. */
@@ -158,6 +167,10 @@ public final class OutpostStack implements AutoCloseable {
         env.put("QUARKUS_DATASOURCE_PASSWORD", pg.password());
         env.put("KAFKA_BOOTSTRAP_SERVERS", backing.kafkaBootstrapServers());
         env.put("OUTPOST_SECURITY_JWKS_URL", services.get(0).url() + "/users/v1/publickeys");
+        env.put("OUTPOST_SECURITY_ISSUER", gatewayUrl());
+        if (service.name().equals("auth-service")) {
+            env.put("OUTPOST_AUTH_PUBLIC_BASE_URL", gatewayUrl());
+        }
         env.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
         env.putAll(extraEnv.getOrDefault(service.name(), Map.of()));
         return builder.start();

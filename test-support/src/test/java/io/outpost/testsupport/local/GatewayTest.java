@@ -34,10 +34,12 @@ class GatewayTest {
         gateway.listen("127.0.0.1", 0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
-    /** A stand-in service answering "name path x-forwarded-for" after {@code delayMs}. */
+    /** A stand-in service answering "name path x-forwarded-for" (and the other forwarding headers) after {@code delayMs}. */
     private static int upstream(String name, long delayMs) throws Exception {
         HttpServer server = vertx.createHttpServer().requestHandler(request -> {
-            String body = name + " " + request.uri() + " " + request.getHeader("X-Forwarded-For");
+            String body = name + " " + request.uri() + " " + request.getHeader("X-Forwarded-For")
+                    + (request.uri().contains("echo") ? " proto=" + request.getHeader("X-Forwarded-Proto") + " host="
+                            + request.getHeader("X-Forwarded-Host") + " forwarded=" + request.getHeader("Forwarded") : "");
             if (delayMs == 0) {
                 request.response().end(body);
             } else {
@@ -62,6 +64,17 @@ class GatewayTest {
         assertThat(get("/users/v2/oauth/token?a=1").body()).isEqualTo("auth /users/v2/oauth/token?a=1 127.0.0.1");
         assertThat(get("/.well-known/openid-configuration").body()).startsWith("auth /.well-known/");
         assertThat(get("/v1/history/sandbox/x/role?cursor=0").body()).startsWith("history /v1/history/sandbox/x/role?cursor=0");
+    }
+
+    @Test
+    void tellsTheServiceWhoCalledAndHowReplacingWhatTheCallerClaims() throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + gateway.port() + "/users/echo"))
+                .header("X-Forwarded-For", "203.0.113.66").header("X-Forwarded-Proto", "https")
+                .header("X-Forwarded-Host", "evil.example").header("Forwarded", "for=203.0.113.66;proto=https")
+                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.body()).isEqualTo("auth /users/echo 127.0.0.1 proto=http host=127.0.0.1:" + gateway.port()
+                + " forwarded=null");
     }
 
     @Test

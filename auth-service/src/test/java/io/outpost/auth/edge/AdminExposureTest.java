@@ -1,0 +1,79 @@
+package io.outpost.auth.edge;
+
+import static io.outpost.auth.TestClients.adminApi;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.hasItem;
+
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.outpost.auth.GatewayInFront;
+import io.outpost.auth.TestClients;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.specification.RequestSpecification;
+
+/**
+ * Client administration is served on its own port only (docs/deploy.md, "The admin API"): the public port, and so
+ * the gateway or an ingress in front of it, answers every admin path 404 — with an admin token, with any spelling of
+ * the path — and the admin port answers nothing but the admin API.
+ */
+@QuarkusTest
+class AdminExposureTest {
+
+    private static final String NOT_FOUND = "{\"error_code\":\"not_found\",\"desc\":\"No such resource\"}";
+    private static final List<String> SPELLINGS = List.of("/users/v1/admin/clients", "/users/v1/admin/clients/",
+            "/users/v1/admin", "/users/v1/admin/clients/" + TestClients.GAME, "/users/v1/admin;x=1/clients",
+            "/users/v1//admin/clients", "/users/v1/./admin/clients", "/users/v1/x/../admin/clients",
+            "/users/v1/admin%2Fclients", "//users/v1/admin/clients");
+
+    private String adminToken;
+
+    @BeforeEach
+    void adminToken() {
+        adminToken = TestClients.token(TestClients.ADMIN, TestClients.ADMIN_SECRET);
+    }
+
+    @Test
+    void theAdminPortServesTheAdminApi() {
+        adminApi().auth().oauth2(adminToken).get("/users/v1/admin/clients").then().statusCode(200)
+                .body("clients.client_id", hasItem(TestClients.ADMIN));
+    }
+
+    @Test
+    void thePublicPortAnswersEveryAdminPath404EvenToAnAdmin() {
+        for (String path : SPELLINGS) {
+            assertNotFound(given().auth().oauth2(adminToken), "GET", path);
+            assertNotFound(given(), "GET", path);
+            assertNotFound(given().auth().oauth2(adminToken).contentType("application/json").body("{}"), "POST", path);
+        }
+        assertNotFound(given().auth().oauth2(adminToken), "POST", "/users/v1/admin/clients/" + TestClients.GAME + "/disable");
+        assertNotFound(given().auth().oauth2(adminToken), "DELETE", "/users/v1/admin/clients");
+    }
+
+    @Test
+    void theGatewayDoesNotReachTheAdminApi() {
+        String gateway = GatewayInFront.url();
+        for (String path : SPELLINGS) {
+            assertNotFound(given().auth().oauth2(adminToken), "GET", gateway + path);
+        }
+    }
+
+    @Test
+    void theAdminPortServesNothingOfThePublicApi() {
+        for (String path : List.of("/users/v2/oauth/token", "/users/v1/publickeys", "/.well-known/openid-configuration",
+                "/users/v1/adminx")) {
+            assertNotFound(adminApi(), "GET", path);
+        }
+        assertNotFound(adminApi().header("Authorization", TestClients.basic(TestClients.ADMIN, TestClients.ADMIN_SECRET))
+                .contentType("application/json").body(TestClients.GRANT), "POST", "/users/v2/oauth/token");
+    }
+
+    private static void assertNotFound(RequestSpecification request, String method, String path) {
+        var response = request.urlEncodingEnabled(false).request(method, path);
+        assertThat(response.statusCode()).as("%s %s", method, path).isEqualTo(404);
+        assertThat(response.asString()).as("%s %s", method, path).isEqualTo(NOT_FOUND);
+    }
+}

@@ -1,0 +1,50 @@
+package io.outpost.auth.edge;
+
+import static io.outpost.auth.edge.FromAddress.tokenRequest;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.outpost.auth.GatewayInFront;
+import io.outpost.auth.TestClients;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+
+/**
+ * Throttling counts failures per client address (default 30 a minute). Behind the gateway that address is the
+ * caller's, from {@code X-Forwarded-For}, which the service believes only from its trusted proxies
+ * ({@code quarkus.http.proxy.trusted-proxies}, loopback 127.0.0.1 here): each client is counted on its own, and no
+ * client can pass for another. Clients are told apart by their own loopback source addresses.
+ */
+@QuarkusTest
+class ClientAddressTest {
+
+    private static final int MAX_PER_ADDRESS = 30;
+
+    @Test
+    void eachClientBehindTheGatewayIsCountedByItsOwnAddress() throws Exception {
+        String token = GatewayInFront.url() + TestClients.TOKEN_PATH;
+        for (int i = 0; i < MAX_PER_ADDRESS; i++) {
+            assertThat(tokenRequest("127.0.0.2", token, Map.of())).isEqualTo(401);
+        }
+        assertThat(tokenRequest("127.0.0.2", token, Map.of())).isEqualTo(429);
+        // before forwarded headers were believed, every client behind the proxy shared the proxy's count
+        assertThat(tokenRequest("127.0.0.3", token, Map.of())).isEqualTo(401);
+        // the gateway replaces what a caller claims: the throttled client cannot pass for a fresh address
+        assertThat(tokenRequest("127.0.0.2", token, Map.of("X-Forwarded-For", "127.0.0.99"))).isEqualTo(429);
+        // nor can another client pass for the throttled one
+        assertThat(tokenRequest("127.0.0.3", token, Map.of("X-Forwarded-For", "127.0.0.2"))).isEqualTo(401);
+    }
+
+    @Test
+    void forwardedHeadersFromAPeerThatIsNoTrustedProxyAreIgnored() throws Exception {
+        String direct = "http://127.0.0.1:" + RestAssured.port + TestClients.TOKEN_PATH;
+        for (int i = 0; i < MAX_PER_ADDRESS; i++) { // a new claimed address each time: believed, none would reach 30
+            assertThat(tokenRequest("127.0.0.5", direct, Map.of("X-Forwarded-For", "198.51.100." + i))).isEqualTo(401);
+        }
+        assertThat(tokenRequest("127.0.0.5", direct, Map.of("X-Forwarded-For", "198.51.100.200"))).isEqualTo(429);
+        assertThat(tokenRequest("127.0.0.6", direct, Map.of("X-Forwarded-For", "127.0.0.5"))).isEqualTo(401);
+    }
+}

@@ -1,0 +1,80 @@
+package io.outpost.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * The edge in both overlays (docs/deploy.md, "The admin API", "Client addresses"): the admin API is reachable only
+ * through its own Service and port, from namespaces the platform team labels; the services learn the public URL
+ * and trust forwarded headers from the configured proxies only.
+ */
+class EdgeManifestsTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = { "dev", "prod" })
+    void theAdminApiHasItsOwnPortServiceAndPolicyAndNoRoute(String overlay) throws Exception {
+        Rendered rendered = Rendered.overlay(overlay);
+        JsonNode auth = rendered.container("auth-service");
+        JsonNode adminPort = Rendered.list(auth.path("ports")).stream()
+                .filter(p -> p.path("name").asText().equals("admin")).findFirst().orElseThrow();
+        assertThat(adminPort.path("containerPort").asText()).isEqualTo(Rendered.env(auth, "OUTPOST_AUTH_ADMIN_PORT"));
+        // the public Service never reaches it; only auth-service-admin does
+        assertThat(Rendered.list(rendered.named("Service", "auth-service").path("spec").path("ports")))
+                .extracting(p -> p.path("targetPort").asText()).containsExactly("http");
+        assertThat(Rendered.list(rendered.named("Service", "auth-service-admin").path("spec").path("ports")))
+                .extracting(p -> p.path("targetPort").asText()).containsExactly("admin");
+        // no Ingress routes to it
+        for (JsonNode ingress : rendered.ofKind("Ingress")) {
+            for (JsonNode rule : Rendered.list(ingress.path("spec").path("rules"))) {
+                for (JsonNode path : Rendered.list(rule.path("http").path("paths"))) {
+                    JsonNode backend = path.path("backend").path("service");
+                    assertThat(backend.path("name").asText()).isNotEqualTo("auth-service-admin");
+                    assertThat(backend.path("port").path("name").asText()).isEqualTo("http");
+                }
+            }
+        }
+        // network policies admit the admin port only from the labelled namespaces
+        List<JsonNode> admitting = rendered.ofKind("NetworkPolicy").stream().filter(policy -> Rendered
+                .list(policy.path("spec").path("ingress")).stream().anyMatch(rule -> Rendered.list(rule.path("ports"))
+                        .stream().anyMatch(port -> port.path("port").asText().equals("admin")))).toList();
+        assertThat(admitting).hasSize(1);
+        JsonNode from = admitting.get(0).path("spec").path("ingress").get(0).path("from");
+        assertThat(from).hasSize(1);
+        assertThat(from.get(0).path("namespaceSelector").path("matchLabels").path("outpost.io/admin-access").asText())
+                .isEqualTo("true");
+        assertThat(from.get(0).has("podSelector")).isFalse();
+        for (JsonNode policy : rendered.ofKind("NetworkPolicy")) {
+            for (JsonNode rule : Rendered.list(policy.path("spec").path("ingress"))) {
+                assertThat(rule.path("ports").isEmpty()).as("%s admits every port", policy.path("metadata").path("name"))
+                        .isFalse();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "dev", "prod" })
+    void servicesKnowThePublicUrlAndTrustOnlyTheConfiguredProxies(String overlay) throws Exception {
+        Rendered rendered = Rendered.overlay(overlay);
+        JsonNode config = rendered.named("ConfigMap", "outpost-config").path("data");
+        JsonNode ingress = rendered.ofKind("Ingress").get(0);
+        String host = ingress.path("spec").path("rules").get(0).path("host").asText();
+        assertThat(config.path("public-base-url").asText()).endsWith("://" + host);
+        assertThat(config.path("trusted-proxies").asText()).isNotBlank();
+        assertThat(ingress.path("metadata").path("annotations").has("nginx.ingress.kubernetes.io/use-forwarded-headers"))
+                .as("a controller ConfigMap key, not an annotation").isFalse();
+        JsonNode auth = rendered.container("auth-service");
+        assertThat(Rendered.configKeyOf(auth, "OUTPOST_AUTH_PUBLIC_BASE_URL")).isEqualTo("public-base-url");
+        for (String service : ManifestsTest.SERVICES) {
+            JsonNode container = rendered.container(service);
+            assertThat(Rendered.configKeyOf(container, "OUTPOST_SECURITY_ISSUER")).as(service).isEqualTo("public-base-url");
+            assertThat(Rendered.configKeyOf(container, "QUARKUS_HTTP_PROXY_TRUSTED_PROXIES")).as(service)
+                    .isEqualTo("trusted-proxies");
+        }
+    }
+}
