@@ -29,8 +29,8 @@ import io.vertx.core.Vertx;
 public class KafkaReachability {
 
     private static final Logger LOG = Logger.getLogger(KafkaReachability.class);
-    private static final Duration EVERY = Duration.ofSeconds(5);
-    private static final int TIMEOUT_MS = 3000;
+    private static final Duration EVERY = Duration.ofSeconds(2);
+    private static final int TIMEOUT_MS = 2000;
 
     private final String bootstrapServers;
     private final Vertx vertx;
@@ -55,6 +55,14 @@ public class KafkaReachability {
     /** The last answer: false once the cluster failed to answer within a few seconds, until it answers again. */
     public boolean reachable() {
         return reachable;
+    }
+
+    /** A client of the cluster gave up waiting for it: unreachable until the next check says otherwise. */
+    public void unanswered() {
+        if (reachable) {
+            LOG.infof("Kafka cluster %s did not answer a client in time", bootstrapServers);
+        }
+        reachable = false;
     }
 
     private void ask() {

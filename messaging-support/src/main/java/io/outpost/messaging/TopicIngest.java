@@ -86,6 +86,10 @@ public final class TopicIngest<E> implements AutoCloseable {
         consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumerProps.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, builder.maxBatch);
         consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        // A replica that died is noticed after 10 s rather than Kafka's default 45 s, so its partitions are taken
+        // over (and their players' notifications flow again) that much sooner after a crash.
+        consumerProps.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+        consumerProps.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 3_000);
         consumerProps.putAll(KafkaClientSettings.configured());
         this.deadLetters = new DeadLetters(builder.bootstrapServers, builder.groupId + "-" + topic + "-dlq");
         this.metrics = new IngestMetrics(topic, builder.meters);

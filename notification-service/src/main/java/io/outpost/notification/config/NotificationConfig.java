@@ -41,7 +41,11 @@ public interface NotificationConfig {
     @WithDefault("PT1S")
     Duration listenReconnectDelay();
 
-    /** How long the publish endpoint waits for Kafka to acknowledge every record before answering 503. */
-    @WithDefault("PT10S")
+    /**
+     * How long the publish endpoint waits for Kafka to acknowledge every record before answering 503. Kafka
+     * acknowledges in milliseconds when it is there; once a publish has waited this long, the next ones are
+     * refused at once until the cluster answers again.
+     */
+    @WithDefault("PT3S")
     Duration publishTimeout();
 }

@@ -100,6 +100,7 @@ public class NotificationPublisher {
         });
         return sent.runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
                 .ifNoItem().after(timeout.plusSeconds(1)).fail()
+                .onFailure().invoke(kafka::unanswered)
                 .onFailure().transform(failure -> new PublishFailedException(
                         "Kafka did not acknowledge every notification in time; retry (a notification sent with its own notification_id is stored once)", failure));
     }

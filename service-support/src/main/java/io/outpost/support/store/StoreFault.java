@@ -35,19 +35,25 @@ public enum StoreFault {
     }
 
     /**
-     * Sorts a failure of a query or a store. The causes are searched (Hibernate Reactive and Mutiny wrap the
-     * driver's failure); a failure none of whose causes is the database's or the network's is our own code
-     * refusing a value ({@link #DATA}) when it is a {@link RuntimeException}, else {@link #OTHER}.
+     * Sorts a failure of a query or a store. The causes are searched (Hibernate Reactive, Mutiny and
+     * {@code CompletionException} wrap the driver's failure). A failure none of whose causes is the database's
+     * or the network's is {@link #DATA} only when at its root lies our own code refusing a value
+     * ({@link IllegalArgumentException}, {@link java.time.DateTimeException}, {@link ArithmeticException}); anything
+     * else unknown is {@link #OTHER}, retried rather than dead-lettered, so a fault we did not foresee never sends
+     * valid records to the dead-letter topic.
      */
     public static StoreFault of(Throwable failure) {
         int depth = 0;
+        Throwable root = failure;
         for (Throwable t = failure; t != null && depth < 16; t = t.getCause(), depth++) {
             StoreFault known = known(t);
             if (known != null) {
                 return known;
             }
+            root = t;
         }
-        return failure instanceof RuntimeException ? DATA : OTHER;
+        return root instanceof IllegalArgumentException || root instanceof java.time.DateTimeException
+                || root instanceof ArithmeticException ? DATA : OTHER;
     }
 
     private static StoreFault known(Throwable t) {
@@ -58,7 +64,8 @@ public enum StoreFault {
             return ofSqlState(pg.getSqlState());
         }
         String name = t.getClass().getSimpleName();
-        if (t instanceof TimeoutException || t instanceof io.smallrye.mutiny.TimeoutException || name.contains("Timeout")) {
+        if (t instanceof TimeoutException || t instanceof io.smallrye.mutiny.TimeoutException || name.contains("Timeout")
+                || name.equals("NoStackTraceThrowable") && "Timeout".equals(t.getMessage())) {
             return TIMEOUT; // also Vert.x's pool and connect timeouts (NoStackTraceTimeoutException, ...)
         }
         if (name.equals("ConnectionPoolTooBusyException")) {
