@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import io.outpost.model.Topics;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -126,11 +127,11 @@ public interface AuthConfig {
     interface Events {
 
         /** Revocations read by every verifier; compacted. Must equal the verifiers' outpost.security.revocation.topic. */
-        @WithDefault("auth-token-revocations")
+        @WithDefault(Topics.AUTH_TOKEN_REVOCATIONS)
         String revocationTopic();
 
         /** One JSON record per admin action and revocation. */
-        @WithDefault("auth-audit")
+        @WithDefault(Topics.AUTH_AUDIT)
         String auditTopic();
 
         /** How often records left in the outbox (Kafka away, or another replica's) are looked for. */

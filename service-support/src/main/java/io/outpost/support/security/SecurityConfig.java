@@ -2,6 +2,7 @@ package io.outpost.support.security;
 
 import java.time.Duration;
 
+import io.outpost.model.Topics;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -61,7 +62,7 @@ public interface SecurityConfig {
         boolean enabled();
 
         /** The compacted Kafka topic auth-service publishes revocations to. */
-        @WithDefault("auth-token-revocations")
+        @WithDefault(Topics.AUTH_TOKEN_REVOCATIONS)
         String topic();
 
         /**
