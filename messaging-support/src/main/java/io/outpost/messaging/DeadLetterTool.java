@@ -19,6 +19,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.outpost.model.Topics;
+import io.outpost.support.kafka.KafkaClientSettings;
 
 /**
  * For the people on call (docs/operations.md): lists the dead letters of a topic, or re-publishes them to the

@@ -15,6 +15,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.outpost.model.Topics;
+import io.outpost.support.kafka.KafkaClientSettings;
 
 /**
  * Publishes refused records to {@code <topic>.dlq}: the same key, value and headers, plus why

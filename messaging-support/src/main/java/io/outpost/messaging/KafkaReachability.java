@@ -16,6 +16,7 @@ import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.outpost.support.kafka.KafkaClientSettings;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 

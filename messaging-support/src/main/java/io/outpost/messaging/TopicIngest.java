@@ -30,6 +30,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.messaging.Refusals.Refusal;
+import io.outpost.support.kafka.KafkaClientSettings;
 import io.outpost.support.store.StoreFault;
 import io.outpost.support.store.StoreUnavailableException;
 import io.quarkus.vertx.VertxContextSupport;

@@ -2,6 +2,7 @@ package io.outpost.auth.messaging;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,12 +21,10 @@ import jakarta.inject.Singleton;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -33,6 +32,7 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.auth.config.AuthConfig;
+import io.outpost.support.kafka.KafkaClientSettings;
 import io.outpost.support.store.StoreConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -45,8 +45,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * Kafka and deletes what the broker acknowledged: right after each change ({@link #kick()}) and every
  * {@code events.outbox-interval}, on a thread of its own. While Kafka is away the records wait in PostgreSQL
  * (gauge {@code outpost_auth_outbox_pending}); a record published twice (two replicas, a crash before the delete)
- * is harmless, since both topics are read by key. Creates its topics when they are missing: the revocation topic
- * compacted, and deleted past twice the token lifetime (every record is moot by then).
+ * is harmless, since both topics are read by key. Creates its topics when they are missing ({@link EventTopics}).
+ * TLS/SASL settings come from {@code kafka.*} ({@link KafkaClientSettings}).
  */
 @Singleton
 public class OutboxRelay {
@@ -90,6 +90,7 @@ public class OutboxRelay {
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) KAFKA_TIMEOUT.toMillis());
+        props.putAll(KafkaClientSettings.configured());
         producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
         thread = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread relay = new Thread(task, "outpost-outbox-relay");
@@ -124,8 +125,6 @@ public class OutboxRelay {
             do {
                 sent = publishBatch();
             } while (sent == BATCH);
-            pending.set(pool.query("SELECT count(*) FROM auth.outbox").execute().await()
-                    .atMost(storeTimeout).iterator().next().getLong(0));
             if (failing) {
                 LOG.info("outbox relay: publishing again");
                 failing = false;
@@ -137,6 +136,18 @@ public class OutboxRelay {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return;
+        }
+        measureBacklog();
+    }
+
+    /** After every pass, failed ones included: while Kafka is away is when the backlog matters. */
+    private void measureBacklog() {
+        try {
+            pending.set(pool.query("SELECT count(*) FROM auth.outbox").execute().await()
+                    .atMost(storeTimeout).iterator().next().getLong(0));
+        } catch (RuntimeException e) {
+            LOG.debugf("outbox relay: could not count auth.outbox (%s)", e.toString());
         }
     }
 
@@ -163,23 +174,13 @@ public class OutboxRelay {
         if (topicsReady) {
             return;
         }
-        long lifetime = config.tokenLifetime().toMillis();
-        NewTopic revocations = new NewTopic(config.events().revocationTopic(), Optional.empty(), Optional.empty())
-                .configs(Map.of("cleanup.policy", "compact,delete", "retention.ms", Long.toString(2 * lifetime),
-                        "segment.ms", Long.toString(lifetime)));
-        NewTopic audit = new NewTopic(config.events().auditTopic(), Optional.empty(), Optional.empty());
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.get(),
+        Map<String, Object> settings = new HashMap<>(KafkaClientSettings.configured());
+        settings.putAll(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.get(),
+                AdminClientConfig.CLIENT_ID_CONFIG, "auth-service-topics",
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) KAFKA_TIMEOUT.toMillis(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000))) {
-            for (var created : admin.createTopics(List.of(revocations, audit)).values().values()) {
-                try {
-                    created.get(KAFKA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw e;
-                    }
-                }
-            }
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000));
+        try (Admin admin = Admin.create(settings)) {
+            EventTopics.ensure(admin, EventTopics.of(config), KAFKA_TIMEOUT);
         }
         topicsReady = true;
     }

@@ -17,11 +17,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.outpost.messaging.KafkaClientSettings;
 import io.outpost.messaging.KafkaReachability;
 import io.outpost.model.Topics;
 import io.outpost.model.event.NotificationEvent;
 import io.outpost.notification.config.NotificationConfig;
+import io.outpost.support.kafka.KafkaClientSettings;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 

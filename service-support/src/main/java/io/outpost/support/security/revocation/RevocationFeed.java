@@ -27,6 +27,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.outpost.support.kafka.KafkaClientSettings;
 import io.outpost.support.security.SecurityConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -35,7 +36,8 @@ import io.quarkus.runtime.StartupEvent;
  * Reads the revocation topic into the {@link RevocationList}: a consumer of its own on a thread of its own, with
  * every partition assigned and read from the beginning (no consumer group, nothing committed — every replica
  * needs every record, and the compacted topic holds only what still matters). Not built on the ingest plumbing:
- * nothing here is stored, retried or dead-lettered.
+ * nothing here is stored, retried or dead-lettered. Without a group it needs only {@code Read} on the topic (the
+ * prod overlay's ACLs); TLS/SASL settings come from {@code kafka.*} ({@link KafkaClientSettings}).
  *
  * <p>While Kafka is unreachable the list keeps what it knows and tokens are otherwise accepted (fail open, see
  * docs/auth.md); the gauge {@code outpost_auth_revocation_feed_connected} shows it, and records published
@@ -119,6 +121,7 @@ public class RevocationFeed {
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        props.putAll(KafkaClientSettings.configured());
         String topic = config.revocation().topic();
         try (KafkaConsumer<String, String> kafka = new KafkaConsumer<>(props, new StringDeserializer(),
                 new StringDeserializer())) {

@@ -1,4 +1,4 @@
-package io.outpost.messaging;
+package io.outpost.support.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

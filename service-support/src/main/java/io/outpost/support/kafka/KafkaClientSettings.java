@@ -1,4 +1,4 @@
-package io.outpost.messaging;
+package io.outpost.support.kafka;
 
 import java.util.HashMap;
 import java.util.List;
