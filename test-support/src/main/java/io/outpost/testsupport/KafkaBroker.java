@@ -45,11 +45,13 @@ public final class KafkaBroker implements AutoCloseable {
 
     private final Path directory;
     private final int port;
+    private final int saslPort;
     private final int controllerPort;
 
-    private KafkaBroker(Path directory, int port, int controllerPort) {
+    private KafkaBroker(Path directory, int port, int saslPort, int controllerPort) {
         this.directory = directory;
         this.port = port;
+        this.saslPort = saslPort;
         this.controllerPort = controllerPort;
     }
 
@@ -59,7 +61,7 @@ public final class KafkaBroker implements AutoCloseable {
      */
     public static KafkaBroker create(Path directory, int port) throws IOException {
         Files.createDirectories(directory);
-        return new KafkaBroker(directory, port == 0 ? freePort() : port, freePort());
+        return new KafkaBroker(directory, port == 0 ? freePort() : port, freePort(), freePort());
     }
 
     /** Control of the broker that was {@linkplain #create created} on {@code directory} (its ports are kept there). */
@@ -68,12 +70,21 @@ public final class KafkaBroker implements AutoCloseable {
         try (Reader reader = Files.newBufferedReader(directory.resolve("server.properties"), StandardCharsets.UTF_8)) {
             config.load(reader);
         }
-        return new KafkaBroker(directory, lastPort(config.getProperty("advertised.listeners")),
-                lastPort(config.getProperty("controller.quorum.voters")));
+        return new KafkaBroker(directory, listenerPort(config, "PLAINTEXT"), listenerPort(config, "SASL_PLAINTEXT"),
+                listenerPort(config, "CONTROLLER"));
     }
 
+    /** The plaintext listener: no authentication, and its clients are super users (every test's and tool's). */
     public String bootstrapServers() {
         return "127.0.0.1:" + port;
+    }
+
+    /**
+     * The SASL listener: SCRAM-SHA-512 without TLS, its clients bound by ACLs as on the prod overlay's listener
+     * ({@link KafkaUsers} creates users and grants).
+     */
+    public String saslBootstrapServers() {
+        return "127.0.0.1:" + saslPort;
     }
 
     public Path directory() {
@@ -172,11 +183,14 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    private static int lastPort(String addresses) throws IOException {
-        if (addresses == null) {
-            throw new IOException("server.properties names no broker address");
+    private static int listenerPort(Properties config, String listener) throws IOException {
+        String listeners = config.getProperty("listeners", "");
+        for (String address : listeners.split(",")) {
+            if (address.strip().startsWith(listener + "://")) {
+                return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1).strip());
+            }
         }
-        return Integer.parseInt(addresses.substring(addresses.lastIndexOf(':') + 1).strip());
+        throw new IOException("server.properties names no " + listener + " listener: " + listeners);
     }
 
     private Path writeConfig() throws IOException {
@@ -184,11 +198,21 @@ public final class KafkaBroker implements AutoCloseable {
                 "process.roles=broker,controller",
                 "node.id=1",
                 "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
-                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                "listeners=PLAINTEXT://127.0.0.1:" + port + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort
+                        + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort,
                 "controller.listener.names=CONTROLLER",
                 "inter.broker.listener.name=PLAINTEXT",
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
+                // the SASL listener authenticates with SCRAM and its users get only what ACLs grant them (as on
+                // Strimzi's listener with simple authorization); the plaintext and controller listeners' anonymous
+                // clients are super users, so everything else runs as before
+                "sasl.enabled.mechanisms=SCRAM-SHA-512",
+                "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config="
+                        + "org.apache.kafka.common.security.scram.ScramLoginModule required;",
+                "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                "super.users=User:ANONYMOUS",
+                "allow.everyone.if.no.acl.found=false",
                 "log.dirs=" + directory.resolve("data").toAbsolutePath(),
                 "num.partitions=4",
                 "auto.create.topics.enable=true",

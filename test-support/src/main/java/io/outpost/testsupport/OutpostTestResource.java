@@ -20,7 +20,16 @@ public class OutpostTestResource implements QuarkusTestResourceLifecycleManager 
         config.put("outpost.security.jwks-url", TestTokens.shared().jwksUrl());
         config.put("outpost.security.jwks-min-refresh", "PT0S");
         config.put("outpost.security.jwks-refresh", "PT2S");
+        config.putAll(kafkaUser());
         return config;
+    }
+
+    /**
+     * How the service reaches Kafka: by default on the broker's plaintext listener, where anything goes. A module
+     * whose tests connect as the service's prod {@code KafkaUser} returns {@link KafkaUsers#connectAs} here.
+     */
+    protected Map<String, String> kafkaUser() {
+        return Map.of();
     }
 
     @Override
