@@ -119,7 +119,8 @@ class ManifestsTest {
                 .containsExactlyInAnyOrder(io.outpost.model.Topics.PLAYER_NOTIFICATIONS,
                         io.outpost.model.Topics.deadLetter(io.outpost.model.Topics.PLAYER_NOTIFICATIONS),
                         io.outpost.model.Topics.SANDBOX_CONFIG_TRANSACTIONS,
-                        io.outpost.model.Topics.deadLetter(io.outpost.model.Topics.SANDBOX_CONFIG_TRANSACTIONS));
+                        io.outpost.model.Topics.deadLetter(io.outpost.model.Topics.SANDBOX_CONFIG_TRANSACTIONS),
+                        io.outpost.model.Topics.AUTH_TOKEN_REVOCATIONS, io.outpost.model.Topics.AUTH_AUDIT);
         JsonNode cluster = rendered.named("Cluster", "outpost-db");
         for (String service : SERVICES) {
             JsonNode container = rendered.named("Deployment", service).path("spec").path("template").path("spec")

@@ -2,14 +2,19 @@ package io.outpost.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,10 +23,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.model.Topics;
+import io.strimzi.api.kafka.model.topic.KafkaTopic;
+import io.strimzi.api.kafka.model.user.KafkaUser;
+import io.strimzi.api.kafka.model.user.KafkaUserAuthorizationSimple;
+import io.strimzi.api.kafka.model.user.KafkaUserScramSha512ClientAuthentication;
+import io.strimzi.api.kafka.model.user.KafkaUserSpec;
+import io.strimzi.api.kafka.model.user.acl.AclResourcePatternType;
+import io.strimzi.api.kafka.model.user.acl.AclRule;
+import io.strimzi.api.kafka.model.user.acl.AclRuleClusterResource;
+import io.strimzi.api.kafka.model.user.acl.AclRuleGroupResource;
+import io.strimzi.api.kafka.model.user.acl.AclRuleTopicResource;
+import io.strimzi.api.kafka.model.user.acl.AclRuleType;
 
 /**
- * The prod overlay's Kafka (TLS + SCRAM listener, a KafkaUser per client whose ACLs reach only its topics) and
- * monitoring (ServiceMonitor, the alerts that matter on the agreed metric names, a Grafana dashboard).
+ * The prod overlay's Kafka (TLS + SCRAM listener, a KafkaTopic per topic, a KafkaUser per client whose ACLs reach
+ * only its topics, every client of the services configured for it) and monitoring (ServiceMonitor, the alerts that
+ * matter on the agreed metric names, a Grafana dashboard).
  */
 class ProdKafkaAndMonitoringTest {
 
@@ -58,43 +75,124 @@ class ProdKafkaAndMonitoringTest {
     void eachServiceConnectsAsItsOwnUserWhoseAclsReachOnlyItsTopics() {
         String notifications = Topics.PLAYER_NOTIFICATIONS;
         String transactions = Topics.SANDBOX_CONFIG_TRANSACTIONS;
+        // every verifier reads the revocation feed with all partitions assigned and no consumer group: Read, no group
+        String feed = "topic " + Topics.AUTH_TOKEN_REVOCATIONS + " Read";
+        String feedDescribe = "topic " + Topics.AUTH_TOKEN_REVOCATIONS + " Describe";
         assertThat(acls("notification-service")).containsExactlyInAnyOrder("topic " + notifications + " Read",
                 "topic " + notifications + " Describe", "topic " + notifications + " Write",
                 "topic " + Topics.deadLetter(notifications) + " Write",
                 "topic " + Topics.deadLetter(notifications) + " Describe", "group outpost-notification Read",
-                "cluster  Describe");
+                "cluster Describe", feed, feedDescribe);
         assertThat(acls("history-service")).containsExactlyInAnyOrder("topic " + transactions + " Read",
                 "topic " + transactions + " Describe", "topic " + Topics.deadLetter(transactions) + " Write",
                 "topic " + Topics.deadLetter(transactions) + " Describe", "group outpost-history Read",
-                "cluster  Describe");
+                "cluster Describe", feed, feedDescribe);
+        // auth-service writes both of its topics (the outbox relay) and reads the feed (its own verifier); it
+        // creates no topic, and no one else may write the revocation topic: a record there is believed
+        assertThat(acls("auth-service")).containsExactlyInAnyOrder("topic " + Topics.AUTH_TOKEN_REVOCATIONS + " Write",
+                feed, feedDescribe, "topic " + Topics.AUTH_AUDIT + " Write", "topic " + Topics.AUTH_AUDIT + " Describe");
         assertThat(acls("notification-producer")).containsExactlyInAnyOrder("topic " + notifications + " Write",
                 "topic " + notifications + " Describe");
         assertThat(acls("sandbox-config-producer")).containsExactlyInAnyOrder("topic " + transactions + " Write",
                 "topic " + transactions + " Describe");
-        for (String service : List.of("notification-service", "history-service")) {
+        for (String service : ManifestsTest.SERVICES) {
             JsonNode container = prod.container(service);
-            assertThat(Rendered.env(container, "KAFKA_SECURITY_PROTOCOL")).isEqualTo("SASL_SSL");
-            assertThat(Rendered.env(container, "KAFKA_SASL_MECHANISM")).isEqualTo("SCRAM-SHA-512");
-            assertThat(Rendered.secretOf(container, "KAFKA_SASL_JAAS_CONFIG")).isEqualTo(service);
-            assertThat(Rendered.env(container, "KAFKA_SSL_TRUSTSTORE_LOCATION")).startsWith("/etc/outpost/kafka-ca/");
-            assertThat(Rendered.list(prod.podSpec(service).path("volumes")))
+            assertThat(Rendered.env(container, "KAFKA_SECURITY_PROTOCOL")).as(service).isEqualTo("SASL_SSL");
+            assertThat(Rendered.env(container, "KAFKA_SASL_MECHANISM")).as(service).isEqualTo("SCRAM-SHA-512");
+            assertThat(Rendered.secretOf(container, "KAFKA_SASL_JAAS_CONFIG")).as(service).isEqualTo(service);
+            assertThat(Rendered.env(container, "KAFKA_SSL_TRUSTSTORE_LOCATION")).as(service)
+                    .startsWith("/etc/outpost/kafka-ca/");
+            assertThat(Rendered.list(prod.podSpec(service).path("volumes"))).as(service)
                     .anyMatch(v -> v.path("secret").path("secretName").asText().equals("outpost-cluster-ca-cert"));
         }
     }
 
+    /** "type name Operation" for each ACL of a KafkaUser, read through Strimzi's model. */
     private static List<String> acls(String user) {
-        JsonNode spec = prod.named("KafkaUser", user).path("spec");
-        assertThat(spec.path("authentication").path("type").asText()).isEqualTo("scram-sha-512");
-        assertThat(spec.path("authorization").path("type").asText()).isEqualTo("simple");
+        KafkaUserSpec spec = prod.typed("KafkaUser", user, KafkaUser.class).getSpec();
+        assertThat(spec.getAuthentication()).as(user).isInstanceOf(KafkaUserScramSha512ClientAuthentication.class);
+        assertThat(spec.getAuthorization()).as(user).isInstanceOf(KafkaUserAuthorizationSimple.class);
         List<String> acls = new ArrayList<>();
-        for (JsonNode acl : Rendered.list(spec.path("authorization").path("acls"))) {
-            JsonNode resource = acl.path("resource");
-            assertThat(resource.path("patternType").asText("literal")).isEqualTo("literal");
-            for (JsonNode operation : Rendered.list(acl.path("operations"))) {
-                acls.add(resource.path("type").asText() + " " + resource.path("name").asText() + " " + operation.asText());
+        for (AclRule rule : ((KafkaUserAuthorizationSimple) spec.getAuthorization()).getAcls()) {
+            assertThat(rule.getType()).as(user).isIn(null, AclRuleType.ALLOW);
+            assertThat(rule.getOperation()).as(user + ": operations, not operation").isNull();
+            String resource;
+            if (rule.getResource() instanceof AclRuleTopicResource topic) {
+                assertThat(topic.getPatternType()).isIn(null, AclResourcePatternType.LITERAL);
+                resource = "topic " + topic.getName();
+            } else if (rule.getResource() instanceof AclRuleGroupResource group) {
+                assertThat(group.getPatternType()).isIn(null, AclResourcePatternType.LITERAL);
+                resource = "group " + group.getName();
+            } else if (rule.getResource() instanceof AclRuleClusterResource) {
+                resource = "cluster";
+            } else {
+                throw new AssertionError(user + ": an ACL on " + rule.getResource());
             }
+            rule.getOperations().forEach(operation -> acls.add(resource + " " + operation.toValue()));
         }
         return acls;
+    }
+
+    @Test
+    void authServicesTopicsExistAsItWouldCreateThemSinceItMayNot() throws Exception {
+        Duration lifetime = Duration.parse(Rendered.configEnv("auth-service").getProperty("OUTPOST_AUTH_TOKEN_LIFETIME"));
+        // the settings auth-service gives the topic where it creates it itself (EventTopicsTest)
+        assertThat(topicConfig(Topics.AUTH_TOKEN_REVOCATIONS)).containsEntry("cleanup.policy", "compact,delete")
+                .containsEntry("retention.ms", Long.toString(2 * lifetime.toMillis()))
+                .containsEntry("segment.ms", Long.toString(lifetime.toMillis()));
+        assertThat(topicConfig(Topics.AUTH_AUDIT)).doesNotContainKey("cleanup.policy");
+        // what the services read: auth-service's defaults and the verifiers' (no override in any Deployment)
+        for (String service : ManifestsTest.SERVICES) {
+            assertThat(Rendered.envNames(prod.container(service))).as(service)
+                    .doesNotContain("OUTPOST_AUTH_EVENTS_REVOCATION_TOPIC", "OUTPOST_AUTH_EVENTS_AUDIT_TOPIC",
+                            "OUTPOST_SECURITY_REVOCATION_TOPIC", "OUTPOST_SECURITY_REVOCATION_ENABLED");
+        }
+    }
+
+    /** A KafkaTopic's settings as text, after checking it is replicated like the others. */
+    private static Map<String, String> topicConfig(String name) {
+        KafkaTopic topic = prod.typed("KafkaTopic", name, KafkaTopic.class);
+        assertThat(topic.getSpec().getTopicName()).isEqualTo(name);
+        assertThat(topic.getMetadata().getLabels()).containsEntry("strimzi.io/cluster", "outpost");
+        assertThat(topic.getSpec().getReplicas()).as(name).isEqualTo(3);
+        Map<String, String> config = new TreeMap<>();
+        topic.getSpec().getConfig().forEach((key, value) -> config.put(key, String.valueOf(value)));
+        assertThat(config).as(name).containsEntry("min.insync.replicas", "2");
+        return config;
+    }
+
+    /**
+     * Every Kafka client the services make (producers, consumers, admin clients, in their modules and the shared
+     * ones) takes the TLS/SASL settings, so that it authenticates on the listener above.
+     */
+    @Test
+    void everyKafkaClientInTheServicesTakesTheSecuritySettings() throws Exception {
+        Pattern client = Pattern.compile("new KafkaProducer<|new KafkaConsumer<|\\bAdmin(Client)?\\.create\\(");
+        Map<String, Integer> clients = new TreeMap<>();
+        for (String module : List.of("auth-service", "notification-service", "history-service", "service-support",
+                "messaging-support")) {
+            try (Stream<Path> files = Files.walk(Rendered.ROOT.resolve(module).resolve("src/main/java"))) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    String source = Files.readString(file);
+                    int made = count(client.matcher(source));
+                    if (made > 0) {
+                        clients.put(file.getFileName().toString(), made);
+                        assertThat(count(Pattern.compile("KafkaClientSettings\\.configured\\(\\)").matcher(source)))
+                                .as(file + ": a Kafka client without KafkaClientSettings").isGreaterThanOrEqualTo(made);
+                    }
+                }
+            }
+        }
+        assertThat(clients).containsKeys("OutboxRelay.java", "RevocationFeed.java", "TopicIngest.java",
+                "DeadLetters.java", "NotificationPublisher.java", "KafkaReachability.java");
+    }
+
+    private static int count(Matcher matcher) {
+        int found = 0;
+        while (matcher.find()) {
+            found++;
+        }
+        return found;
     }
 
     @Test

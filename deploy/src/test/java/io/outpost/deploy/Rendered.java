@@ -1,11 +1,14 @@
 package io.outpost.deploy;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.StreamSupport;
 
@@ -52,6 +55,20 @@ record Rendered(String overlay, List<JsonNode> objects) {
         return ofKind(kind).stream().filter(o -> o.path("metadata").path("name").asText().equals(name)
                 || o.path("metadata").path("name").asText().startsWith(name + "-")).findFirst()
                 .orElseThrow(() -> new AssertionError(overlay + ": no " + kind + " " + name));
+    }
+
+    /** A service's settings in the base ({@code deploy/base/<service>/config.env}). */
+    static Properties configEnv(String service) throws IOException {
+        Properties config = new Properties();
+        try (Reader reader = Files.newBufferedReader(DEPLOY.resolve("base").resolve(service).resolve("config.env"))) {
+            config.load(reader);
+        }
+        return config;
+    }
+
+    /** An object in its typed model (fabric8's, Strimzi's), parsed as strictly as {@link TypedObjects} does. */
+    <T> T typed(String kind, String name, Class<T> model) {
+        return TypedObjects.parse(named(kind, name), model);
     }
 
     static List<JsonNode> list(JsonNode array) {

@@ -60,6 +60,16 @@ final class TypedObjects {
     private TypedObjects() {
     }
 
+    /** {@code object} in its typed model, for tests that read it as the operator would (see {@link #faults}). */
+    static <T> T parse(JsonNode object, Class<T> model) {
+        try {
+            return MAPPER.treeToValue(object, model);
+        } catch (Exception e) {
+            throw new AssertionError(object.path("kind").asText() + " " + object.path("metadata").path("name").asText()
+                    + " does not parse into " + model.getSimpleName() + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Parses {@code object} into its model and returns the faults: unknown fields, unknown kinds. */
     static List<String> faults(JsonNode object) {
         String type = object.path("apiVersion").asText() + "/" + object.path("kind").asText();
