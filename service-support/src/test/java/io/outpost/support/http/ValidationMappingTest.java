@@ -18,9 +18,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.outpost.testsupport.OutpostTestResource;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
@@ -28,7 +25,6 @@ import io.restassured.response.ValidatableResponse;
 
 /** DESIGN §5 through real HTTP: every input fault is a 422 with the exact loc, type and msg, never a 400/500. */
 @QuarkusTest
-@WithTestResource(value = OutpostTestResource.class, scope = TestResourceScope.GLOBAL)
 class ValidationMappingTest {
 
     private static final String SANDBOX = "/probe/3f2b8c1e-0d4a-4c5e-9f6a-1b2c3d4e5f60";

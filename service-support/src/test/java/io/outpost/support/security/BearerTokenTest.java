@@ -11,16 +11,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.outpost.model.Permissions;
-import io.outpost.testsupport.OutpostTestResource;
 import io.outpost.testsupport.TestTokens;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 
 /** DESIGN §3 through real HTTP: every refusal is a 403 with auth_success false and its own error_code. */
 @QuarkusTest
-@WithTestResource(value = OutpostTestResource.class, scope = TestResourceScope.GLOBAL)
 class BearerTokenTest {
 
     private static final TestTokens TOKENS = TestTokens.shared();

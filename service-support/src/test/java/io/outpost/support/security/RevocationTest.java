@@ -16,13 +16,11 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.model.Permissions;
+import io.outpost.model.Topics;
 import io.outpost.support.security.revocation.Revocation;
-import io.outpost.testsupport.OutpostTestResource;
 import io.outpost.testsupport.ProcessFreeze;
 import io.outpost.testsupport.TestKafka;
 import io.outpost.testsupport.TestTokens;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -30,11 +28,10 @@ import io.quarkus.test.junit.QuarkusTest;
  * and refuses revoked tokens with {@code auth_token_unknown} within 2 s; while Kafka is away it fails open.
  */
 @QuarkusTest
-@WithTestResource(value = OutpostTestResource.class, scope = TestResourceScope.GLOBAL)
 class RevocationTest {
 
     private static final TestTokens TOKENS = TestTokens.shared();
-    private static final String TOPIC = "auth-token-revocations";
+    private static final String TOPIC = Topics.AUTH_TOKEN_REVOCATIONS;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WITHIN = Duration.ofSeconds(2);
     private static TestKafka kafka;
