@@ -52,6 +52,30 @@ class ProdOverlayTest {
         assertThat(mode & 0222).as("read-only").isZero();
     }
 
+    /**
+     * Rotation (docs/auth.md, "Keys and rotation") needs no edit and no rollout: the key folder is the Secret mounted
+     * whole (a subPath mount is never updated in place), and nothing pins the signer. The operator's pin stays
+     * possible: {@code active-kid} in the ConfigMap {@code auth-signing}, absent by default.
+     */
+    @Test
+    void keyRotationRunsByItselfWithNoSignerPinned() {
+        JsonNode container = prod.container("auth-service");
+        String dir = Rendered.env(container, "OUTPOST_AUTH_KEYS_DIR");
+        JsonNode mount = Rendered.list(container.path("volumeMounts")).stream()
+                .filter(m -> m.path("mountPath").asText().equals(dir)).findFirst().orElseThrow();
+        assertThat(mount.has("subPath") || mount.has("subPathExpr")).as("keys mounted whole").isFalse();
+        assertThat(Rendered.list(prod.podSpec("auth-service").path("volumes")))
+                .filteredOn(v -> v.path("name").asText().equals(mount.path("name").asText())).singleElement()
+                .extracting(v -> v.path("secret").path("secretName").asText()).isEqualTo("auth-signing-keys");
+        assertThat(Rendered.envNames(container)).doesNotContain("OUTPOST_AUTH_KEYS_RELOAD_INTERVAL");
+        JsonNode pin = Rendered.envEntry(container, "OUTPOST_AUTH_KEYS_ACTIVE_KID");
+        assertThat(pin.has("value")).as("a literal pin").isFalse();
+        JsonNode ref = pin.path("valueFrom").path("configMapKeyRef");
+        assertThat(ref.path("optional").asBoolean()).as("the override may be absent").isTrue();
+        assertThat(prod.named("ConfigMap", ref.path("name").asText()).path("data").path(ref.path("key").asText())
+                .isMissingNode()).as("no signer pinned").isTrue();
+    }
+
     @Test
     void theIngressServesTlsForTheParameterisedHost() {
         JsonNode ingress = prod.named("Ingress", "outpost");
@@ -171,10 +195,7 @@ class ProdOverlayTest {
         JsonNode pods = metrics.get(0);
         assertThat(pods.path("type").asText()).isEqualTo("Pods");
         assertThat(pods.path("pods").path("metric").path("name").asText()).isEqualTo("outpost_notification_polls_held");
-        Properties config = new Properties();
-        try (Reader reader = Files.newBufferedReader(Rendered.DEPLOY.resolve("base/notification-service/config.env"))) {
-            config.load(reader);
-        }
+        Properties config = Rendered.configEnv("notification-service");
         long cap = Long.parseLong(config.getProperty("OUTPOST_NOTIFICATION_MAX_POLLS"));
         assertThat(Long.parseLong(pods.path("pods").path("target").path("averageValue").asText())).isLessThan(cap);
     }
