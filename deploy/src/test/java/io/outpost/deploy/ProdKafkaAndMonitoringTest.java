@@ -38,7 +38,7 @@ import io.strimzi.api.kafka.model.user.acl.AclRuleType;
 /**
  * The prod overlay's Kafka (TLS + SCRAM listener, a KafkaTopic per topic, a KafkaUser per client whose ACLs reach
  * only its topics, every client of the services configured for it) and monitoring (ServiceMonitor, the alerts that
- * matter on the agreed metric names, a Grafana dashboard).
+ * matter on metric names the services register, a Grafana dashboard).
  */
 class ProdKafkaAndMonitoringTest {
 
@@ -48,7 +48,8 @@ class ProdKafkaAndMonitoringTest {
             "outpost_ingest_consumer_lag", "outpost_ingest_last_commit_age_seconds", "outpost_kafka_reachable",
             "outpost_notification_polls_held", "outpost_notification_polls_max", "outpost_auth_refusals_total",
             "outpost_auth_tokens_issued_total", "outpost_auth_token_refusals_total", "outpost_auth_throttled_total",
-            "http_server_requests_seconds_count");
+            "outpost_auth_revocation_feed_connected", "outpost_auth_revocation_feed_lag", "outpost_auth_outbox_pending",
+            "outpost_auth_outbox_oldest_age_seconds", "http_server_requests_seconds_count");
     private static final Pattern METRIC = Pattern.compile("\\b(outpost_[a-z_]+|http_server_[a-z_]+)\\b");
 
     static Rendered prod;
@@ -211,11 +212,13 @@ class ProdKafkaAndMonitoringTest {
 
     @Test
     void theAlertsThatMatterUseOnlyPublishedMetrics() {
-        Map<String, String> alerts = Rendered.list(prod.named("PrometheusRule", "outpost").path("spec").path("groups"))
-                .stream().flatMap(g -> Rendered.list(g.path("rules")).stream())
+        List<JsonNode> rules = Rendered.list(prod.named("PrometheusRule", "outpost").path("spec").path("groups"))
+                .stream().flatMap(g -> Rendered.list(g.path("rules")).stream()).toList();
+        Map<String, String> alerts = rules.stream()
                 .collect(Collectors.toMap(r -> r.path("alert").asText(), r -> r.path("expr").asText()));
         assertThat(alerts.keySet()).contains("OutpostIngestStalled", "OutpostDeadLettersGrowing",
-                "OutpostConsumerLagHigh", "OutpostHttp5xxRate", "OutpostPollsNearLimit", "OutpostTokenRefusalsSpiking");
+                "OutpostConsumerLagHigh", "OutpostHttp5xxRate", "OutpostPollsNearLimit", "OutpostTokenRefusalsSpiking",
+                "OutpostRevocationFeedDown", "OutpostRevocationFeedBehind", "OutpostRevocationsWaiting");
         assertThat(alerts.get("OutpostIngestStalled")).contains("outpost_ingest_last_commit_age_seconds");
         assertThat(alerts.get("OutpostDeadLettersGrowing")).contains("outpost_ingest_records_dead_lettered_total");
         assertThat(alerts.get("OutpostConsumerLagHigh")).contains("outpost_ingest_consumer_lag");
@@ -223,7 +226,48 @@ class ProdKafkaAndMonitoringTest {
         assertThat(alerts.get("OutpostPollsNearLimit")).contains("outpost_notification_polls_held")
                 .contains("outpost_notification_polls_max");
         assertThat(alerts.get("OutpostTokenRefusalsSpiking")).contains("outpost_auth_token_refusals_total");
+        // revocations not reaching verifiers (docs/operations.md): a verifier that cannot read the feed, or reads it
+        // but stays behind (its lag is -1 while it finds no topic), or revocations auth-service could not publish;
+        // all fail open, so all page
+        assertThat(alerts.get("OutpostRevocationFeedDown")).contains("outpost_auth_revocation_feed_connected")
+                .contains("by (namespace, pod)").endsWith("== 0");
+        assertThat(alerts.get("OutpostRevocationFeedBehind")).contains("outpost_auth_revocation_feed_lag")
+                .contains("by (namespace, pod)").endsWith("!= 0");
+        assertThat(alerts.get("OutpostRevocationsWaiting")).contains("outpost_auth_outbox_oldest_age_seconds")
+                .matches(".*> \\d+$");
+        for (String alert : List.of("OutpostRevocationFeedDown", "OutpostRevocationFeedBehind",
+                "OutpostRevocationsWaiting")) {
+            assertThat(severity(rules, alert)).as(alert).isEqualTo("critical");
+        }
         assertThat(metricsIn(String.join("\n", alerts.values()))).isSubsetOf(METRICS);
+    }
+
+    private static String severity(List<JsonNode> rules, String alert) {
+        return rules.stream().filter(r -> r.path("alert").asText().equals(alert)).findFirst().orElseThrow()
+                .path("labels").path("severity").asText();
+    }
+
+    /**
+     * Each name of {@link #METRICS} is registered by the services' code: the Micrometer name in dots, which
+     * Prometheus shows with underscores and a unit or {@code _total} suffix.
+     */
+    @Test
+    void everyMetricTheAlertsAndTheDashboardUseIsRegisteredByAService() throws Exception {
+        Set<String> registered = new TreeSet<>();
+        Pattern name = Pattern.compile("\"(outpost(\\.[a-z]+)+)\"");
+        try (Stream<Path> files = Files.walk(Rendered.ROOT)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java") && f.toString().contains("/src/main/java/")
+                    && !f.toString().contains("/target/")).toList()) {
+                Matcher found = name.matcher(Files.readString(file));
+                while (found.find()) {
+                    registered.add(found.group(1));
+                }
+            }
+        }
+        for (String metric : METRICS.stream().filter(m -> m.startsWith("outpost_")).toList()) {
+            String meter = metric.replaceFirst("_(total|seconds)$", "").replace('_', '.');
+            assertThat(registered).as(metric).contains(meter);
+        }
     }
 
     @Test
@@ -236,7 +280,8 @@ class ProdKafkaAndMonitoringTest {
         assertThat(queries).hasSizeGreaterThanOrEqualTo(10);
         assertThat(metricsIn(String.join("\n", queries))).isSubsetOf(METRICS)
                 .contains("outpost_notification_polls_held", "outpost_ingest_consumer_lag",
-                        "outpost_auth_token_refusals_total", "http_server_requests_seconds_count");
+                        "outpost_auth_token_refusals_total", "http_server_requests_seconds_count",
+                        "outpost_auth_revocation_feed_connected", "outpost_auth_outbox_oldest_age_seconds");
     }
 
     private static Set<String> metricsIn(String expressions) {

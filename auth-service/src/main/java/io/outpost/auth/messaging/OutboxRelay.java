@@ -14,7 +14,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
@@ -44,7 +43,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * Publishes the outbox ({@code auth.outbox}: revocations and audit events written with the changes they report) to
  * Kafka and deletes what the broker acknowledged: right after each change ({@link #kick()}) and every
  * {@code events.outbox-interval}, on a thread of its own. While Kafka is away the records wait in PostgreSQL
- * (gauge {@code outpost_auth_outbox_pending}); a record published twice (two replicas, a crash before the delete)
+ * (gauges {@code outpost_auth_outbox_pending} and {@code outpost_auth_outbox_oldest_age_seconds}, which the prod
+ * overlay's alerts watch); a record published twice (two replicas, a crash before the delete)
  * is harmless, since both topics are read by key. Creates its topics when they are missing ({@link EventTopics}).
  * TLS/SASL settings come from {@code kafka.*} ({@link KafkaClientSettings}).
  */
@@ -60,7 +60,7 @@ public class OutboxRelay {
     private final Duration storeTimeout;
     private final Optional<String> bootstrap;
     private final AtomicBoolean queued = new AtomicBoolean();
-    private final AtomicLong pending = new AtomicLong(-1);
+    private volatile Backlog backlog = new Backlog(-1, 0, System.nanoTime());
     private ScheduledExecutorService thread;
     private KafkaProducer<String, String> producer;
     private boolean topicsReady;
@@ -72,8 +72,12 @@ public class OutboxRelay {
         this.config = config;
         this.storeTimeout = store.queryTimeout();
         this.bootstrap = bootstrap;
-        Gauge.builder("outpost.auth.outbox.pending", pending, AtomicLong::get)
+        Gauge.builder("outpost.auth.outbox.pending", this, relay -> relay.backlog.records())
                 .description("Revocation and audit records not yet acknowledged by Kafka (-1: not measured yet)")
+                .register(registry);
+        Gauge.builder("outpost.auth.outbox.oldest.age", this, relay -> relay.backlog.oldestAgeSeconds())
+                .baseUnit("seconds")
+                .description("How long the oldest record not yet acknowledged by Kafka has waited (0: none waits)")
                 .register(registry);
     }
 
@@ -141,13 +145,26 @@ public class OutboxRelay {
         measureBacklog();
     }
 
-    /** After every pass, failed ones included: while Kafka is away is when the backlog matters. */
+    /** After every pass, failed ones included: while Kafka is away is when the backlog matters (alerts). */
     private void measureBacklog() {
         try {
-            pending.set(pool.query("SELECT count(*) FROM auth.outbox").execute().await()
-                    .atMost(storeTimeout).iterator().next().getLong(0));
+            Row row = pool.query("SELECT count(*), COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 "
+                    + "FROM auth.outbox").execute().await().atMost(storeTimeout).iterator().next();
+            backlog = new Backlog(row.getLong(0), row.getDouble(1), System.nanoTime());
         } catch (RuntimeException e) {
             LOG.debugf("outbox relay: could not count auth.outbox (%s)", e.toString());
+        }
+    }
+
+    /**
+     * The outbox at the last measurement. The oldest record's age keeps growing between measurements, so that a
+     * relay stuck in a pass still shows its backlog ageing; measured in PostgreSQL's clock, against which
+     * {@code created_at} was written.
+     */
+    private record Backlog(long records, double ageAtMeasurement, long measuredAtNanos) {
+
+        double oldestAgeSeconds() {
+            return records > 0 ? ageAtMeasurement + (System.nanoTime() - measuredAtNanos) / 1e9 : 0;
         }
     }
 
