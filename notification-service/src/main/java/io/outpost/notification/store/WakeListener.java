@@ -1,6 +1,8 @@
 package io.outpost.notification.store;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -108,6 +110,7 @@ public class WakeListener {
                 listening = true;
                 LOG.debug("listening for stored notifications");
                 firstListen.complete(null);
+                registry.announcementsComplete(true);
                 registry.recheck(); // whatever was announced while not listening
             });
         });
@@ -126,6 +129,7 @@ public class WakeListener {
             downSince = System.nanoTime();
         }
         listening = false;
+        registry.announcementsComplete(false);
         if (!stopped) {
             LOG.warnf("not listening for stored notifications (%s); retrying in %d ms", why, reconnectMillis);
             vertx.setTimer(reconnectMillis, id -> connect());
@@ -145,20 +149,20 @@ public class WakeListener {
                 });
     }
 
-    /** "player:first:last,…" (or bare player uuids, as older instances announce them). */
+    /** "player:first:last,…" (or bare player uuids, as older instances announce them): one batch of polls. */
     private void announced(String payload) {
+        List<PollRegistry.Announcement> announcements = new ArrayList<>();
         for (String entry : payload.split(",")) {
             String[] parts = entry.split(":");
             try {
                 UUID player = UUID.fromString(parts[0]);
-                if (parts.length == 3) {
-                    registry.wake(player, Long.parseLong(parts[1]), Long.parseLong(parts[2]));
-                } else {
-                    registry.wake(player, -1, -1);
-                }
+                announcements.add(parts.length == 3
+                        ? new PollRegistry.Announcement(player, Long.parseLong(parts[1]), Long.parseLong(parts[2]))
+                        : new PollRegistry.Announcement(player, -1, -1));
             } catch (IllegalArgumentException ignored) {
                 // not ours: only the notification table's trigger writes to this channel
             }
         }
+        registry.announced(announcements);
     }
 }
