@@ -23,6 +23,8 @@ import io.outpost.testsupport.PostgresConnection;
 final class NotificationServiceProcess implements AutoCloseable {
 
     private static final Pattern HELD = Pattern.compile("(?m)^outpost_notification_polls_held(?:\\{[^}]*\\})? ([0-9.E]+)");
+    private static final Pattern COUNTER = Pattern.compile("(?m)^outpost_notification_(?:store_queries_total\\{[^}]*"
+            + "query=\"([a-z_]+)\"[^}]*\\}|announcements_total(?:\\{[^}]*\\})?) ([0-9.E]+)");
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
 
     private final Process process;
@@ -117,6 +119,18 @@ final class NotificationServiceProcess implements AutoCloseable {
         HttpRequest metrics = HttpRequest.newBuilder(URI.create(url() + "/q/metrics")).timeout(Duration.ofSeconds(60)).build();
         Matcher held = HELD.matcher(http.send(metrics, HttpResponse.BodyHandlers.ofString()).body());
         return held.find() ? (long) Double.parseDouble(held.group(1)) : -1;
+    }
+
+    /** The counters of the poll path: announcements received and queries by kind. */
+    Map<String, Double> counters() throws IOException, InterruptedException {
+        HttpRequest metrics = HttpRequest.newBuilder(URI.create(url() + "/q/metrics")).timeout(Duration.ofSeconds(60)).build();
+        String body = http.send(metrics, HttpResponse.BodyHandlers.ofString()).body();
+        Map<String, Double> counters = new java.util.HashMap<>();
+        Matcher m = COUNTER.matcher(body);
+        while (m.find()) {
+            counters.put(m.group(1) != null ? m.group(1) : "announcements", Double.parseDouble(m.group(2)));
+        }
+        return counters;
     }
 
     private String jcmd(String command) throws IOException, InterruptedException {

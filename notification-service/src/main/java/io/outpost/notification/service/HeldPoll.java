@@ -163,7 +163,7 @@ final class HeldPoll {
             }
             page = new ArrayList<>(Math.min(request.maxPageSize(), part.inserted().size()));
             cursorSeq = after;
-            for (StoredNotification n : part.inserted()) {
+            for (StoredBatch.Inserted n : part.inserted()) {
                 if (n.seq() > after && page.size() < request.maxPageSize()) {
                     page.add(n.notification());
                     cursorSeq = n.seq();

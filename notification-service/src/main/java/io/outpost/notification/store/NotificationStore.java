@@ -199,7 +199,7 @@ public class NotificationStore {
         UUID current = null;
         long first = 0;
         long last = 0;
-        List<StoredNotification> inserted = null;
+        List<StoredBatch.Inserted> inserted = null;
         for (Row row : rows) {
             UUID player = row.getUUID("player_uuid");
             if (!player.equals(current)) {
@@ -213,9 +213,7 @@ public class NotificationStore {
             }
             Long seq = row.getLong("seq");
             if (seq != null) {
-                NewNotification n = byId.get(player + "/" + row.getString("notification_id"));
-                inserted.add(new StoredNotification(seq, new Notification(n.message(), n.svcUrl(),
-                        customData(n.customDataJson()), n.etag(), n.notificationId(), n.created())));
+                inserted.add(new StoredBatch.Inserted(seq, byId.get(player + "/" + row.getString("notification_id")), this));
             }
         }
         if (current != null) {
@@ -326,7 +324,8 @@ public class NotificationStore {
                 row.getString("notification_id"), row.getOffsetDateTime("created").toInstant()));
     }
 
-    private Map<String, Object> customData(String json) {
+    /** {@code custom_data} read from its stored JSON text. */
+    Map<String, Object> customData(String json) {
         if (json == null) {
             return null;
         }

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.outpost.model.api.Notification;
+
 /**
  * What one stored batch did, per player: the sequences it handed out ({@code first..last}, including those of
  * repeated ids, which were skipped) and the notifications it actually inserted, in sequence order. Known as
@@ -11,9 +13,17 @@ import java.util.UUID;
  */
 public record StoredBatch(Map<UUID, Player> players) {
 
+    public static final StoredBatch EMPTY = new StoredBatch(Map.of());
+
     /** One player's part of the batch. */
-    public record Player(long first, long last, List<StoredNotification> inserted) {
+    public record Player(long first, long last, List<Inserted> inserted) {
     }
 
-    public static final StoredBatch EMPTY = new StoredBatch(Map.of());
+    /** A notification the batch inserted, at its sequence; made into its client form only when a poll takes it. */
+    public record Inserted(long seq, NewNotification stored, NotificationStore store) {
+
+        public Notification notification() {
+            return stored.notification(store::customData);
+        }
+    }
 }

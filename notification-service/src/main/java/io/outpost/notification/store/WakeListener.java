@@ -12,6 +12,8 @@ import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.notification.config.NotificationConfig;
 import io.outpost.notification.service.PollRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -41,6 +43,7 @@ public class WakeListener {
     private static final Duration FIRST_WAIT = Duration.ofSeconds(10);
 
     private final PollRegistry registry;
+    private final Counter announcements;
     private final Vertx vertx;
     private final DatabaseConnections connections;
     private final long reconnectMillis;
@@ -51,7 +54,11 @@ public class WakeListener {
     private volatile boolean stopped;
     private long keepalive = -1;
 
-    public WakeListener(PollRegistry registry, Vertx vertx, NotificationConfig config, DatabaseConnections connections) {
+    public WakeListener(PollRegistry registry, Vertx vertx, NotificationConfig config, DatabaseConnections connections,
+            MeterRegistry meters) {
+        this.announcements = Counter.builder("outpost.notification.announcements")
+                .description("Announcements of stored notifications received (one NOTIFY names up to 100 players)")
+                .register(meters);
         this.registry = registry;
         this.vertx = vertx;
         this.connections = connections;
@@ -151,6 +158,7 @@ public class WakeListener {
 
     /** "player:first:last,…" (or bare player uuids, as older instances announce them): one batch of polls. */
     private void announced(String payload) {
+        announcements.increment();
         List<PollRegistry.Announcement> announcements = new ArrayList<>();
         for (String entry : payload.split(",")) {
             String[] parts = entry.split(":");
