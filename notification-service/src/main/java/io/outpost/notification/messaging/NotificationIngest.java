@@ -22,7 +22,6 @@ import io.outpost.model.Topics;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.event.NotificationEvent;
 import io.outpost.notification.config.NotificationConfig;
-import io.outpost.notification.service.PollRegistry;
 import io.outpost.notification.store.NewNotification;
 import io.outpost.notification.store.NotificationStore;
 import io.smallrye.mutiny.Uni;
@@ -39,15 +38,13 @@ public class NotificationIngest extends ConsumedTopic<NotificationEvent> {
     private static final long LATEST_MILLIS = Instant.parse("9999-12-31T23:59:59Z").toEpochMilli();
 
     private final NotificationStore store;
-    private final PollRegistry polls;
     private final ObjectMapper mapper;
 
-    public NotificationIngest(NotificationStore store, PollRegistry polls, ObjectMapper mapper, MeterRegistry meters,
+    public NotificationIngest(NotificationStore store, ObjectMapper mapper, MeterRegistry meters,
             NotificationConfig config, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
         super(Topics.PLAYER_NOTIFICATIONS, NotificationEvent.class, mapper, meters, new Settings(bootstrapServers,
                 config.consumerGroup(), config.ingestBatchSize(), config.ingestEnabled()));
         this.store = store;
-        this.polls = polls;
         this.mapper = mapper;
     }
 
@@ -68,8 +65,7 @@ public class NotificationIngest extends ConsumedTopic<NotificationEvent> {
                     e.message(), e.svcUrl(), json(e), e.customData(), e.etag(),
                     e.created() != null ? e.created() : recordTime(consumed)));
         }
-        // committed: the polls held here are answered from what was stored, without a query
-        return store.insert(rows).invoke(polls::stored).replaceWithVoid();
+        return store.insert(rows).replaceWithVoid();
     }
 
     /**

@@ -38,7 +38,7 @@ import io.vertx.core.Vertx;
  * {@link #recheck()} reads the heads of all held players in batched queries and moves on only the polls behind.
  */
 @ApplicationScoped
-public class PollRegistry {
+public class PollRegistry implements NotificationStore.Stored {
 
     private static final Logger LOG = Logger.getLogger(PollRegistry.class);
     /** Players per head query of a recheck. */
@@ -70,6 +70,7 @@ public class PollRegistry {
         meters.gauge("outpost.notification.polls.held", held);
         Gauge.builder("outpost.notification.polls.max", () -> maxPolls)
                 .description("Long polls this instance holds at most (one more is answered 503)").register(meters);
+        store.listen(this);
         this.sweeper = vertx.setPeriodic(TimeUnit.NANOSECONDS.toMillis(KEEP_IDLE_NANOS) / 2, id -> sweep());
     }
 
@@ -153,9 +154,10 @@ public class PollRegistry {
     }
 
     /**
-     * This instance's ingest committed {@code batch}: polls that follow on from it are answered from it, the
-     * others (a gap to fill) by one query together.
+     * This instance committed {@code batch}: polls that follow on from it are answered from it, the others (a
+     * gap to fill) by one query together.
      */
+    @Override
     public void stored(StoredBatch batch) {
         List<HeldPoll.Need> needs = new ArrayList<>();
         batch.players().forEach((player, part) -> {
@@ -229,6 +231,15 @@ public class PollRegistry {
             byPlayer.values().forEach(PlayerPolls::forgetContinuation);
             announcementsComplete = true;
         }
+    }
+
+    /**
+     * An insert of this instance failed, and may have committed without saying so: since its announcement is
+     * skipped here and its retry inserts nothing new, the held polls look again (batched).
+     */
+    @Override
+    public void failed(Throwable failure) {
+        recheckSoon();
     }
 
     /** A held poll could not look for notifications: one recheck in a second, however many ask for it. */

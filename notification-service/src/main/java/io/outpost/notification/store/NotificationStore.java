@@ -125,6 +125,7 @@ public class NotificationStore {
     private final Pool ingestPool;
     private final ObjectMapper mapper;
     private final StoreDeadline deadline;
+    private volatile Stored listener = Stored.NONE;
     private final Counter startQueries;
     private final Counter afterQueries;
     private final Counter afterManyQueries;
@@ -152,6 +153,30 @@ public class NotificationStore {
         this(pool, pool, mapper, deadline, new SimpleMeterRegistry());
     }
 
+    /** Told of what this store's inserts did, once committed (the polls held here). */
+    public interface Stored {
+        Stored NONE = new Stored() {
+            @Override
+            public void stored(StoredBatch batch) {
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+            }
+        };
+
+        /** The batch committed. */
+        void stored(StoredBatch batch);
+
+        /** An insert failed — and may still have committed (its answer lost). */
+        void failed(Throwable failure);
+    }
+
+    /** Who is told of inserts ({@link Stored}); one listener. */
+    public void listen(Stored listener) {
+        this.listener = listener;
+    }
+
     /** Reads of the poll path, by kind: how many round trips polls cost (docs/notifications.md). */
     private static Counter queries(MeterRegistry meters, String kind) {
         return Counter.builder("outpost.notification.store.queries").tag("query", kind)
@@ -160,7 +185,8 @@ public class NotificationStore {
 
     /**
      * Stores a batch in one transaction; within a player, in list order. Idempotent. Answers, once committed,
-     * what it handed out and inserted per player.
+     * what it handed out and inserted per player, and tells the {@link Stored} listener first (the polls held
+     * here are answered from it, with no query; this instance skips its own announcements).
      */
     public Uni<StoredBatch> insert(List<NewNotification> batch) {
         if (batch.isEmpty()) {
@@ -186,7 +212,8 @@ public class NotificationStore {
         }
         Tuple args = Tuple.tuple().addArrayOfUUID(players).addArrayOfString(ids).addArrayOfString(messages)
                 .addArrayOfString(urls).addArrayOfString(data).addArrayOfString(etags).addArrayOfOffsetDateTime(created);
-        return ingestPool.preparedQuery(INSERT_BATCH).execute(args).map(rows -> stored(batch, rows));
+        return ingestPool.preparedQuery(INSERT_BATCH).execute(args).map(rows -> stored(batch, rows))
+                .invoke(stored -> listener.stored(stored)).onFailure().invoke(failure -> listener.failed(failure));
     }
 
     /** The batch's notifications the rows say were inserted (a repeated id: its first one in the batch). */

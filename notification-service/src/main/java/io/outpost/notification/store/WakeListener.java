@@ -156,11 +156,19 @@ public class WakeListener {
                 });
     }
 
-    /** "player:first:last,…" (or bare player uuids, as older instances announce them): one batch of polls. */
+    /**
+     * "origin|player:first:last,…" (or, from older instances, "player:first:last,…" or bare player uuids): one
+     * batch of polls. What this instance's own ingest stored is skipped: it is handed to the polls directly.
+     */
     private void announced(String payload) {
         announcements.increment();
+        int bar = payload.indexOf('|');
+        if (bar >= 0 && payload.regionMatches(0, DatabaseConnections.INGEST_APPLICATION_NAME, 0, bar)
+                && bar == DatabaseConnections.INGEST_APPLICATION_NAME.length()) {
+            return;
+        }
         List<PollRegistry.Announcement> announcements = new ArrayList<>();
-        for (String entry : payload.split(",")) {
+        for (String entry : payload.substring(bar + 1).split(",")) {
             String[] parts = entry.split(":");
             try {
                 UUID player = UUID.fromString(parts[0]);
