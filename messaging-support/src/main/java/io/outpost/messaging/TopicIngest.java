@@ -41,6 +41,11 @@ import io.outpost.support.store.StoreFault;
  * timeout, serialization failure, deadlock) rewinds to the batch's first offsets and retries after a growing
  * pause; nothing is skipped, and no dead letter already acknowledged is sent again. A crash between store and
  * commit re-delivers the batch; stores are idempotent, so nothing is stored twice.
+ *
+ * <p>Two threads: the consumer's polls and prepares the next batch while the store's thread stores the current
+ * one, so the time between batches is not spent waiting. A batch's offsets are committed asynchronously once it
+ * went through (a lost commit is covered by the next one, or re-delivers records the idempotent store already
+ * holds); synchronously before partitions are revoked and on close.
  */
 public final class TopicIngest<E> implements AutoCloseable {
 
@@ -310,6 +315,16 @@ public final class TopicIngest<E> implements AutoCloseable {
                     lastFailure = failure;
                     LOG.warnf("ingest of %s failed while its partitions were revoked (read again by their next owner): %s",
                             topic, failure);
+                    // partitions of the failed batch that stay ours (a cooperative rebalance): read them again
+                    last.starts().forEach((partition, offset) -> {
+                        if (!partitions.contains(partition)) {
+                            try {
+                                kafka.seek(partition, offset);
+                            } catch (IllegalStateException notOurs) {
+                                // not assigned any more either
+                            }
+                        }
+                    });
                 }
             }
             partitions.forEach(refusals::revoked);
