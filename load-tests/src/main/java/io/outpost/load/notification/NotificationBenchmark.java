@@ -55,7 +55,7 @@ public final class NotificationBenchmark {
         Path work = Files.createTempDirectory("outpost-bench-notification-");
         List<String> jvm = List.of(System.getProperty("server.jvm", "-Xmx1g").split(" "));
         System.out.printf("machine: %s; server JVM %s; work dir %s%n", Files.readString(Path.of("/proc/loadavg")).strip(), jvm, work);
-        try (BackingServices backing = BackingServices.start(null, 0, work.resolve("kafka"), 0);
+        try (BackingServices backing = BackingServices.start(work.resolve("pg"), 0, work.resolve("kafka"), 0);
                 KafkaProducer<String, String> producer = producer(backing)) {
             List<UUID> players = new ArrayList<>();
             for (int i = 0; i < Math.max(HELD, IDLE); i++) {

@@ -24,7 +24,7 @@ final class NotificationServiceProcess implements AutoCloseable {
 
     private static final Pattern HELD = Pattern.compile("(?m)^outpost_notification_polls_held(?:\\{[^}]*\\})? ([0-9.E]+)");
     private static final Pattern COUNTER = Pattern.compile("(?m)^outpost_notification_(?:store_queries_total\\{[^}]*"
-            + "query=\"([a-z_]+)\"[^}]*\\}|announcements_total(?:\\{[^}]*\\})?) ([0-9.E]+)");
+            + "query=\"([a-z_]+)\"[^}]*\\}|announcements_total\\{[^}]*origin=\"([a-z]+)\"[^}]*\\}) ([0-9.E]+)");
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
 
     private final Process process;
@@ -128,7 +128,10 @@ final class NotificationServiceProcess implements AutoCloseable {
         Map<String, Double> counters = new java.util.HashMap<>();
         Matcher m = COUNTER.matcher(body);
         while (m.find()) {
-            counters.put(m.group(1) != null ? m.group(1) : "announcements", Double.parseDouble(m.group(2)));
+            // announcements: those of other instances (which may cost a query); announcements_self: skipped
+            counters.put(m.group(1) != null ? m.group(1)
+                    : "other".equals(m.group(2)) ? "announcements" : "announcements_" + m.group(2),
+                    Double.parseDouble(m.group(3)));
         }
         return counters;
     }

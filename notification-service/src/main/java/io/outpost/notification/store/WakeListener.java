@@ -43,7 +43,9 @@ public class WakeListener {
     private static final Duration FIRST_WAIT = Duration.ofSeconds(10);
 
     private final PollRegistry registry;
-    private final Counter announcements;
+    /** Announcements of what another instance stored, and of what this one stored (skipped). */
+    private final Counter fromOthers;
+    private final Counter fromSelf;
     private final Vertx vertx;
     private final DatabaseConnections connections;
     private final long reconnectMillis;
@@ -56,13 +58,19 @@ public class WakeListener {
 
     public WakeListener(PollRegistry registry, Vertx vertx, NotificationConfig config, DatabaseConnections connections,
             MeterRegistry meters) {
-        this.announcements = Counter.builder("outpost.notification.announcements")
-                .description("Announcements of stored notifications received (one NOTIFY names up to 100 players)")
-                .register(meters);
+        this.fromOthers = announcements(meters, "other");
+        this.fromSelf = announcements(meters, "self");
         this.registry = registry;
         this.vertx = vertx;
         this.connections = connections;
         this.reconnectMillis = Math.max(1, config.listenReconnectDelay().toMillis());
+    }
+
+    private static Counter announcements(MeterRegistry meters, String origin) {
+        return Counter.builder("outpost.notification.announcements").tag("origin", origin)
+                .description("Announcements of stored notifications received (one NOTIFY names up to 100 players), "
+                        + "by whether this instance's own ingest stored them (skipped) or another's")
+                .register(meters);
     }
 
     /** Listening before the instance takes requests, so no announcement is missed after start. */
@@ -161,12 +169,13 @@ public class WakeListener {
      * batch of polls. What this instance's own ingest stored is skipped: it is handed to the polls directly.
      */
     private void announced(String payload) {
-        announcements.increment();
         int bar = payload.indexOf('|');
         if (bar >= 0 && payload.regionMatches(0, DatabaseConnections.INGEST_APPLICATION_NAME, 0, bar)
                 && bar == DatabaseConnections.INGEST_APPLICATION_NAME.length()) {
+            fromSelf.increment();
             return;
         }
+        fromOthers.increment();
         List<PollRegistry.Announcement> announcements = new ArrayList<>();
         for (String entry : payload.substring(bar + 1).split(",")) {
             String[] parts = entry.split(":");
