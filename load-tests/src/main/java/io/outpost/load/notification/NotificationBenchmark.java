@@ -204,6 +204,7 @@ public final class NotificationBenchmark {
             List<String> tokens, long baseRss, long baseHeap) throws Exception {
         long rssAtHeld = server.rssKib();
         long heapAtHeld = server.heapAfterGcKib();
+        Map<String, Long> classesAtHeld = server.classHistogram();
         for (int i = HELD; i < IDLE; i++) {
             clients.hold(i, players.get(i), tokens.get(i), null);
             if (i % 500 == 499) {
@@ -223,6 +224,12 @@ public final class NotificationBenchmark {
         System.out.printf("    per held poll: RSS %.1f KiB and heap %.1f KiB over the baseline; %.1f KiB and %.1f KiB "
                 + "from %,d to %,d held%n", (rss - baseRss) / (double) held, (heap - baseHeap) / (double) held,
                 (rss - rssAtHeld) / (double) (held - HELD), (heap - heapAtHeld) / (double) (held - HELD), HELD, held);
+        Map<String, Long> classes = server.classHistogram();
+        System.out.printf("    live heap per held poll by class (from %,d to %,d held), the largest:%n", HELD, held);
+        classes.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - classesAtHeld.getOrDefault(e.getKey(), 0L)))
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(20)
+                .forEach(e -> System.out.printf("      %7.0f B  %s%n", e.getValue() / (double) (held - HELD), e.getKey()));
     }
 
     /** SIGTERM with every poll held: each should get its empty answer before the process exits. */

@@ -25,6 +25,8 @@ final class NotificationServiceProcess implements AutoCloseable {
     private static final Pattern HELD = Pattern.compile("(?m)^outpost_notification_polls_held(?:\\{[^}]*\\})? ([0-9.E]+)");
     private static final Pattern COUNTER = Pattern.compile("(?m)^outpost_notification_(?:store_queries_total\\{[^}]*"
             + "query=\"([a-z_]+)\"[^}]*\\}|announcements_total\\{[^}]*origin=\"([a-z]+)\"[^}]*\\}) ([0-9.E]+)");
+    /** "  12:   3456   789012  java.lang.String (java.base@17)": bytes and class name. */
+    private static final Pattern HISTOGRAM_ROW = Pattern.compile("(?m)^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+(\\S+)");
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
 
     private final Process process;
@@ -112,6 +114,16 @@ final class NotificationServiceProcess implements AutoCloseable {
         jcmd("GC.run");
         Matcher used = HEAP_USED.matcher(jcmd("GC.heap_info"));
         return used.find() ? Long.parseLong(used.group(1)) : -1;
+    }
+
+    /** Live objects by class after a full collection: class name → bytes (jcmd GC.class_histogram). */
+    Map<String, Long> classHistogram() throws IOException, InterruptedException {
+        Map<String, Long> bytes = new java.util.HashMap<>();
+        Matcher row = HISTOGRAM_ROW.matcher(jcmd("GC.class_histogram"));
+        while (row.find()) {
+            bytes.merge(row.group(2), Long.parseLong(row.group(1)), Long::sum);
+        }
+        return bytes;
     }
 
     /** The service's own gauge of held polls. */
