@@ -35,7 +35,7 @@ final class E2eStack {
     static final UUID DOOMED_PLAYER = UUID.randomUUID();
     static final String ADMIN_CLIENT = "e2e-admin";
     static final String ADMIN_SECRET = "e2e-admin-secret-" + UUID.randomUUID();
-    static final List<UUID> PLAYERS = Stream.generate(UUID::randomUUID).limit(12).toList();
+    static final List<UUID> PLAYERS = Stream.generate(UUID::randomUUID).limit(16).toList();
     static final String PLAYER_SECRET = "e2e-player-secret-" + UUID.randomUUID();
     /** auth-service's private admin API (not behind the gateway). */
     static final int ADMIN_PORT = freePort();

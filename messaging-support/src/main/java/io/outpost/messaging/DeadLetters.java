@@ -48,7 +48,8 @@ public final class DeadLetters implements AutoCloseable {
         producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    public Future<RecordMetadata> send(ConsumerRecord<byte[], byte[]> refused, String reason) {
+    /** Sends the letter; {@code acknowledged} runs once Kafka has it (not when it failed). */
+    public Future<RecordMetadata> send(ConsumerRecord<byte[], byte[]> refused, String reason, Runnable acknowledged) {
         byte[] why = reason.getBytes(StandardCharsets.UTF_8);
         byte[] source = (refused.topic() + "/" + refused.partition() + "/" + refused.offset()).getBytes(StandardCharsets.UTF_8);
         int besides = why.length + source.length + 100 + (refused.key() == null ? 0 : refused.key().length);
@@ -67,7 +68,11 @@ public final class DeadLetters implements AutoCloseable {
         if (cut) {
             letter.headers().add(TRUNCATED_HEADER, Integer.toString(value.length).getBytes(StandardCharsets.UTF_8));
         }
-        return producer.send(letter);
+        return producer.send(letter, (metadata, failure) -> {
+            if (failure == null) {
+                acknowledged.run();
+            }
+        });
     }
 
     @Override

@@ -9,6 +9,7 @@ import org.apache.kafka.common.TopicPartition;
  * What the ingest knows about refused records of batches not yet committed, by where they sit: why each was
  * refused (so a batch retried after a failure does not split the store's refusals out again), and which of
  * their dead letters Kafka already acknowledged (so a retry sends none twice). Forgotten once committed past.
+ * Used from the consumer's thread, the store's thread and the dead-letter producer's callbacks.
  */
 final class Refusals {
 
@@ -19,30 +20,30 @@ final class Refusals {
     private final Map<TopicPartition, Map<Long, Refusal>> refused = new HashMap<>();
     private final Map<TopicPartition, Map<Long, Boolean>> lettered = new HashMap<>();
 
-    Refusal refusal(TopicPartition partition, long offset) {
+    synchronized Refusal refusal(TopicPartition partition, long offset) {
         return refused.getOrDefault(partition, Map.of()).get(offset);
     }
 
-    void refuse(TopicPartition partition, long offset, Refusal refusal) {
+    synchronized void refuse(TopicPartition partition, long offset, Refusal refusal) {
         refused.computeIfAbsent(partition, p -> new HashMap<>()).put(offset, refusal);
     }
 
-    boolean lettered(TopicPartition partition, long offset) {
+    synchronized boolean lettered(TopicPartition partition, long offset) {
         return lettered.getOrDefault(partition, Map.of()).containsKey(offset);
     }
 
-    void acknowledged(TopicPartition partition, long offset) {
+    synchronized void acknowledged(TopicPartition partition, long offset) {
         lettered.computeIfAbsent(partition, p -> new HashMap<>()).put(offset, Boolean.TRUE);
     }
 
     /** Offsets below {@code next} are committed: nothing about them is needed again. */
-    void committed(TopicPartition partition, long next) {
+    synchronized void committed(TopicPartition partition, long next) {
         forget(refused, partition, next);
         forget(lettered, partition, next);
     }
 
     /** The partition went to another instance, which starts from the committed offsets. */
-    void revoked(TopicPartition partition) {
+    synchronized void revoked(TopicPartition partition) {
         refused.remove(partition);
         lettered.remove(partition);
     }

@@ -1,25 +1,24 @@
 package io.outpost.messaging;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -29,12 +28,8 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.outpost.messaging.Refusals.Refusal;
 import io.outpost.support.kafka.KafkaClientSettings;
 import io.outpost.support.store.StoreFault;
-import io.outpost.support.store.StoreUnavailableException;
-import io.quarkus.vertx.VertxContextSupport;
-import io.vertx.pgclient.PgException;
 
 /**
  * At-least-once ingest of one topic into a {@link BatchStore}, on a thread of its own.
@@ -47,38 +42,42 @@ import io.vertx.pgclient.PgException;
  * timeout, serialization failure, deadlock) rewinds to the batch's first offsets and retries after a growing
  * pause; nothing is skipped, and no dead letter already acknowledged is sent again. A crash between store and
  * commit re-delivers the batch; stores are idempotent, so nothing is stored twice.
+ *
+ * <p>Two threads: the consumer's polls and prepares the next batch while the store's thread stores the current
+ * one, so the time between batches is not spent waiting. A batch's offsets are committed asynchronously once it
+ * went through (a lost commit is covered by the next one, or re-delivers records the idempotent store already
+ * holds); synchronously before partitions are revoked and on close.
  */
 public final class TopicIngest<E> implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(TopicIngest.class);
     private static final Duration POLL = Duration.ofMillis(200);
     private static final long MAX_BACKOFF_MS = 5000;
-    private static final long LETTER_TIMEOUT_MS = 30_000;
+    private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
     /** A loop that has not come round for this long is stuck, which only a restart repairs. */
     private static final long STALL_NANOS = TimeUnit.MINUTES.toNanos(5);
 
     private final String topic;
-    private final BatchStore<E> store;
-    private final RecordParser<E> parser;
-    private final Duration storeTimeout;
     private final Properties consumerProps;
     private final DeadLetters deadLetters;
     private final IngestMetrics metrics;
     private final Refusals refusals = new Refusals();
+    private final BatchWork.Context<E> work;
     private final Thread thread;
+    /** Stores one batch at a time, while the consumer's thread polls and prepares the next. */
+    private final ExecutorService storer;
     private final AtomicLong stored = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
     private volatile boolean running;
     private volatile long heartbeat = System.nanoTime();
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile Throwable lastFailure;
+    /** The batch being stored, and what its store answers (the consumer's thread only). */
+    private BatchWork<E> inFlight;
+    private Future<Integer> inFlightResult;
 
     private TopicIngest(Builder<E> builder) {
         this.topic = builder.topic;
-        this.store = Objects.requireNonNull(builder.store, "store");
-        this.parser = new RecordParser<>(builder.type, Objects.requireNonNull(builder.mapper, "mapper"),
-                Objects.requireNonNull(builder.validator, "validator"));
-        this.storeTimeout = builder.storeTimeout;
         this.consumerProps = new Properties();
         consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, Objects.requireNonNull(builder.bootstrapServers));
         consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, Objects.requireNonNull(builder.groupId, "groupId"));
@@ -94,8 +93,16 @@ public final class TopicIngest<E> implements AutoCloseable {
         consumerProps.putAll(KafkaClientSettings.configured());
         this.deadLetters = new DeadLetters(builder.bootstrapServers, builder.groupId + "-" + topic + "-dlq");
         this.metrics = new IngestMetrics(topic, builder.meters);
+        this.work = new BatchWork.Context<>(new RecordParser<>(builder.type, Objects.requireNonNull(builder.mapper, "mapper"),
+                Objects.requireNonNull(builder.validator, "validator")), Objects.requireNonNull(builder.store, "store"),
+                builder.storeTimeout, deadLetters, refusals, metrics);
         this.thread = new Thread(this::run, "ingest-" + topic);
         this.thread.setDaemon(true);
+        this.storer = Executors.newSingleThreadExecutor(task -> {
+            Thread t = new Thread(task, "ingest-store-" + topic);
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     public static <E> Builder<E> builder(String topic, Class<E> type) {
@@ -141,6 +148,7 @@ public final class TopicIngest<E> implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        storer.shutdownNow();
         deadLetters.close();
     }
 
@@ -168,131 +176,107 @@ public final class TopicIngest<E> implements AutoCloseable {
         }
     }
 
+    /**
+     * Polls, prepares and stores batches one after the other, with the next batch polled and prepared while the
+     * current one is being stored (on the store's thread) and offsets committed asynchronously. A failed batch
+     * discards the one prepared behind it and starts again from the failed one's first offsets.
+     */
     private void consume(KafkaConsumer<byte[], byte[]> kafka) {
         long backoff = 0;
-        while (running) {
-            heartbeat = System.nanoTime();
-            ConsumerRecords<byte[], byte[]> records = kafka.poll(POLL);
-            metrics.lag(lag(kafka));
-            if (records.isEmpty()) {
-                metrics.idle();
-                continue;
-            }
-            try {
-                ingest(kafka, records);
-                lastFailure = null;
-                backoff = 0;
-            } catch (WakeupException e) {
-                rewind(kafka, records); // not committed: re-delivered to whoever owns the partition next
-                return;
-            } catch (Throwable failure) {
-                lastFailure = failure;
-                String reason = failure instanceof KafkaException || failure instanceof LetterFailure ? "kafka"
-                        : StoreFault.of(failure).label();
-                metrics.retried(reason);
-                backoff = next(backoff);
-                LOG.warnf("ingest of %s failed (%s), retrying the batch in %d ms: %s", topic, reason, backoff, failure);
-                rewind(kafka, records);
-                pause(backoff);
-            }
-        }
-    }
-
-    /** One batch: dead letters and store, then the commit. Throws when the batch must be retried. */
-    private void ingest(KafkaConsumer<byte[], byte[]> kafka, ConsumerRecords<byte[], byte[]> records) throws Throwable {
-        List<Consumed<E>> valid = new ArrayList<>(records.count());
-        Map<Consumed<E>, ConsumerRecord<byte[], byte[]>> sources = new IdentityHashMap<>();
-        List<Letter> letters = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-            TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-            Refusal refusal = refusals.refusal(partition, record.offset());
-            Consumed<E> consumed = null;
-            if (refusal == null) {
-                RecordParser.Parsed<E> parsed = parser.parse(record);
-                refusal = parsed.refusal();
-                consumed = parsed.consumed();
-                if (refusal != null) {
-                    refusals.refuse(partition, record.offset(), refusal);
-                }
-            }
-            if (consumed != null) {
-                valid.add(consumed);
-                sources.put(consumed, record);
-            } else if (!refusals.lettered(partition, record.offset())) {
-                letters.add(send(record, refusal));
-            }
-        }
-        int count = storeIsolating(valid, sources, letters);
-        awaitLetters(letters);
-        Map<TopicPartition, OffsetAndMetadata> next = nextOffsets(records);
-        kafka.commitSync(next);
-        next.forEach((partition, offset) -> refusals.committed(partition, offset.offset()));
-        metrics.committed();
-        metrics.stored(count);
-        stored.addAndGet(count);
-    }
-
-    /**
-     * Stores {@code part}; when the store refuses it for its data, splits it in halves (in order) until each
-     * refused record stands alone, dead-letters those and stores the rest. Answers how many were stored.
-     */
-    private int storeIsolating(List<Consumed<E>> part, Map<Consumed<E>, ConsumerRecord<byte[], byte[]>> sources,
-            List<Letter> letters) throws Throwable {
-        if (part.isEmpty()) {
-            return 0;
-        }
         try {
-            VertxContextSupport.subscribeAndAwait(() -> store.store(part).ifNoItem().after(storeTimeout)
-                    .failWith(() -> new StoreUnavailableException(StoreFault.TIMEOUT,
-                            "the store did not complete within " + storeTimeout.toMillis() + " ms", null)));
-            return part.size();
-        } catch (Throwable failure) {
-            if (StoreFault.of(failure) != StoreFault.DATA) {
-                throw failure;
-            }
-            if (part.size() > 1) {
-                int half = part.size() / 2;
-                return storeIsolating(part.subList(0, half), sources, letters)
-                        + storeIsolating(part.subList(half, part.size()), sources, letters);
-            }
-            ConsumerRecord<byte[], byte[]> record = sources.get(part.get(0));
-            Refusal refusal = new Refusal("value: " + storeReason(failure) + " [store_refused]",
-                    "store_refused");
-            LOG.warnf("the store refused %s/%d/%d: %s", record.topic(), record.partition(), record.offset(),
-                    refusal.reason());
-            refusals.refuse(new TopicPartition(record.topic(), record.partition()), record.offset(), refusal);
-            letters.add(send(record, refusal));
-            return 0;
-        }
-    }
-
-    private Letter send(ConsumerRecord<byte[], byte[]> record, Refusal refusal) {
-        return new Letter(record, refusal, deadLetters.send(record, refusal.reason()));
-    }
-
-    /** Waits for every dead letter; records each acknowledged one, then fails if any was not. */
-    private void awaitLetters(List<Letter> letters) throws LetterFailure {
-        LetterFailure failed = null;
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LETTER_TIMEOUT_MS);
-        for (Letter letter : letters) {
-            try {
-                letter.sent().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                refusals.acknowledged(new TopicPartition(letter.record().topic(), letter.record().partition()),
-                        letter.record().offset());
-                deadLettered.incrementAndGet();
-                metrics.deadLettered(letter.refusal().type());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new LetterFailure(e);
-            } catch (Exception e) {
-                if (failed == null) {
-                    failed = new LetterFailure(e);
+            while (running) {
+                heartbeat = System.nanoTime();
+                ConsumerRecords<byte[], byte[]> records = kafka.poll(inFlight == null ? POLL : Duration.ZERO);
+                metrics.lag(lag(kafka));
+                BatchWork<E> next = records.isEmpty() ? null : BatchWork.prepare(work, records);
+                if (inFlight != null) {
+                    BatchWork<E> done = inFlight;
+                    inFlight = null;
+                    Throwable failure = finish(kafka, done, false);
+                    if (failure != null) {
+                        backoff = retry(kafka, failure, backoff, done, next);
+                        continue;
+                    }
+                    backoff = 0;
                 }
+                if (next == null) {
+                    metrics.idle();
+                    continue;
+                }
+                inFlight = next;
+                inFlightResult = storer.submit(next::store);
+            }
+        } finally {
+            if (inFlight != null) {
+                BatchWork<E> last = inFlight;
+                inFlight = null;
+                finish(kafka, last, true); // closing: what is stored is committed, the rest read again later
             }
         }
-        if (failed != null) {
-            throw failed;
+    }
+
+    /** Waits for a batch given to the store; commits its offsets when it went through. Answers its failure, or null. */
+    private Throwable finish(KafkaConsumer<byte[], byte[]> kafka, BatchWork<E> batch, boolean sync) {
+        int count;
+        try {
+            count = inFlightResult.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        } catch (ExecutionException e) {
+            return e.getCause();
         }
+        Map<TopicPartition, OffsetAndMetadata> offsets = batch.offsets();
+        if (sync) {
+            try {
+                kafka.commitSync(offsets, COMMIT_TIMEOUT);
+                committed(offsets);
+            } catch (KafkaException e) {
+                LOG.warnf("offsets of %s not committed (their records will be read again): %s", topic, e);
+            }
+        } else {
+            kafka.commitAsync(offsets, (done, failure) -> {
+                if (failure == null) {
+                    committed(done);
+                } else {
+                    LOG.debugf("offsets of %s not committed (a later commit covers them): %s", topic, failure);
+                }
+            });
+        }
+        lastFailure = null;
+        stored.addAndGet(count);
+        deadLettered.addAndGet(batch.deadLettered());
+        metrics.stored(count);
+        return null;
+    }
+
+    private void committed(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        offsets.forEach((partition, offset) -> refusals.committed(partition, offset.offset()));
+        metrics.committed();
+    }
+
+    /** Counts and logs a failed batch; starts again from its first offsets after a growing pause. */
+    private long retry(KafkaConsumer<byte[], byte[]> kafka, Throwable failure, long backoff, BatchWork<E> failed,
+            BatchWork<E> discarded) {
+        lastFailure = failure;
+        String reason = failure instanceof KafkaException || failure instanceof BatchWork.LetterFailure ? "kafka"
+                : StoreFault.of(failure).label();
+        metrics.retried(reason);
+        long pause = next(backoff);
+        LOG.warnf("ingest of %s failed (%s), retrying the batch in %d ms: %s", topic, reason, pause, failure);
+        Map<TopicPartition, Long> from = failed.starts();
+        if (discarded != null) {
+            discarded.starts().forEach(from::putIfAbsent); // its partitions the failed batch did not have
+        }
+        from.forEach((partition, offset) -> {
+            try {
+                kafka.seek(partition, offset);
+            } catch (IllegalStateException revoked) {
+                // no longer ours: its next owner starts from the last committed offset
+            }
+        });
+        pause(pause);
+        return pause;
     }
 
     private long lag(KafkaConsumer<byte[], byte[]> kafka) {
@@ -301,37 +285,6 @@ public final class TopicIngest<E> implements AutoCloseable {
             total += kafka.currentLag(partition).orElse(0);
         }
         return total;
-    }
-
-    private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(ConsumerRecords<byte[], byte[]> records) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (TopicPartition partition : records.partitions()) {
-            List<ConsumerRecord<byte[], byte[]>> inPartition = records.records(partition);
-            offsets.put(partition, new OffsetAndMetadata(inPartition.get(inPartition.size() - 1).offset() + 1));
-        }
-        return offsets;
-    }
-
-    private static void rewind(KafkaConsumer<byte[], byte[]> kafka, ConsumerRecords<byte[], byte[]> records) {
-        for (TopicPartition partition : records.partitions()) {
-            try {
-                kafka.seek(partition, records.records(partition).get(0).offset());
-            } catch (IllegalStateException revoked) {
-                // no longer ours: its next owner starts from the last committed offset
-            }
-        }
-    }
-
-    /** The store's words for a refusal, for the dead letter's reason. */
-    private static String storeReason(Throwable failure) {
-        Throwable t = failure;
-        while (t.getCause() != null && !(t instanceof PgException)) {
-            t = t.getCause();
-        }
-        if (t instanceof PgException pg) {
-            return "the store refused it: " + pg.getErrorMessage() + " (SQLSTATE " + pg.getSqlState() + ")";
-        }
-        return "the store refused it: " + failure;
     }
 
     private static long next(long backoff) {
@@ -347,21 +300,34 @@ public final class TopicIngest<E> implements AutoCloseable {
         heartbeat = System.nanoTime();
     }
 
-    /** A dead letter on its way, with the record it replaces. */
-    private record Letter(ConsumerRecord<byte[], byte[]> record, Refusal refusal, Future<RecordMetadata> sent) {
-    }
-
-    /** Kafka did not acknowledge a dead letter: the batch is retried like a failed store. */
-    private static final class LetterFailure extends Exception {
-        LetterFailure(Throwable cause) {
-            super("a dead letter was not acknowledged: " + cause, cause);
-        }
-    }
-
-    /** Partitions handed to another instance: what was known about their uncommitted records goes. */
+    /**
+     * Partitions handed to another instance (called within poll, on the consumer's thread): the batch being
+     * stored is finished and committed first, then what was known about uncommitted records goes.
+     */
     private final class Forget implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            KafkaConsumer<byte[], byte[]> kafka = consumer;
+            if (inFlight != null && kafka != null) {
+                BatchWork<E> last = inFlight;
+                inFlight = null;
+                Throwable failure = finish(kafka, last, true);
+                if (failure != null) {
+                    lastFailure = failure;
+                    LOG.warnf("ingest of %s failed while its partitions were revoked (read again by their next owner): %s",
+                            topic, failure);
+                    // partitions of the failed batch that stay ours (a cooperative rebalance): read them again
+                    last.starts().forEach((partition, offset) -> {
+                        if (!partitions.contains(partition)) {
+                            try {
+                                kafka.seek(partition, offset);
+                            } catch (IllegalStateException notOurs) {
+                                // not assigned any more either
+                            }
+                        }
+                    });
+                }
+            }
             partitions.forEach(refusals::revoked);
         }
 

@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -28,16 +29,21 @@ import io.outpost.testsupport.PostgresConnection;
 import io.outpost.testsupport.TestTokens;
 
 /**
- * Issue 4, point 6, in one bounded run on loopback (docs/benchmarks.md): (c) ingest rate of a backlog, (b)
- * delivery latency Kafka produce → HTTP answer with many polls held and a steady produce rate, (a) the most
- * idle polls held, with RSS, heap and CPU. Settings: -Dingest=200000 -Dheld=10000 -Drate=1000 -Dseconds=30
- * -Didle=19000 -Dserver.jvm="-Xmx1g".
+ * Notification delivery in one bounded run on loopback (docs/benchmarks.md): (c) ingest rate of a backlog, (b)
+ * delivery latency Kafka produce → HTTP answer with many polls held at each of several steady produce rates,
+ * beside Kafka's own produce → consume latency in the same run, (a) the most idle polls held, with RSS, heap and
+ * CPU. With {@code -Dreplicas=2} two instances share the consumer group and the polls (player i on instance
+ * i mod 2), so about half the deliveries cross instances through PostgreSQL's announcements; each instance's
+ * queries per announcement are reported. Settings: -Dingest=200000 -Dheld=10000 -Drates=1000,5000 -Dseconds=30
+ * -Didle=19000 -Dreplicas=1 -Dserver.jvm="-Xmx1g".
  */
 public final class NotificationBenchmark {
 
     private static final int INGEST = Integer.getInteger("ingest", 200_000);
     private static final int HELD = Integer.getInteger("held", 10_000);
-    private static final int RATE = Integer.getInteger("rate", 1_000);
+    private static final List<Integer> RATES = java.util.Arrays.stream(System.getProperty("rates",
+            System.getProperty("rate", "1000,5000")).split(",")).map(String::strip).map(Integer::valueOf).toList();
+    private static final int REPLICAS = Integer.getInteger("replicas", 1);
     private static final int SECONDS = Integer.getInteger("seconds", 30);
     private static final int IDLE = Integer.getInteger("idle", 19_000);
 
@@ -49,7 +55,7 @@ public final class NotificationBenchmark {
         Path work = Files.createTempDirectory("outpost-bench-notification-");
         List<String> jvm = List.of(System.getProperty("server.jvm", "-Xmx1g").split(" "));
         System.out.printf("machine: %s; server JVM %s; work dir %s%n", Files.readString(Path.of("/proc/loadavg")).strip(), jvm, work);
-        try (BackingServices backing = BackingServices.start(null, 0, work.resolve("kafka"), 0);
+        try (BackingServices backing = BackingServices.start(work.resolve("pg"), 0, work.resolve("kafka"), 0);
                 KafkaProducer<String, String> producer = producer(backing)) {
             List<UUID> players = new ArrayList<>();
             for (int i = 0; i < Math.max(HELD, IDLE); i++) {
@@ -64,25 +70,39 @@ public final class NotificationBenchmark {
             }
             producer.flush();
             System.out.printf("produced %,d in %.1f s%n", INGEST, seconds(produceStart));
-            try (NotificationServiceProcess server = NotificationServiceProcess.start(root, backing,
-                    TestTokens.shared().jwksUrl(), 18082, work.resolve("notification-service.log"), jvm)) {
+            List<NotificationServiceProcess> servers = new ArrayList<>();
+            List<PollClients> clients = new ArrayList<>();
+            try {
+                for (int r = 0; r < REPLICAS; r++) {
+                    servers.add(NotificationServiceProcess.start(root, backing, TestTokens.shared().jwksUrl(), 18082 + r,
+                            work.resolve("notification-service-" + r + ".log"), jvm));
+                }
                 ingestRate(backing.postgres());
+                NotificationServiceProcess server = servers.get(0);
                 long baseRss = server.rssKib();
                 long baseHeap = server.heapAfterGcKib();
                 System.out.printf("baseline (no poll held): RSS %,d KiB, heap after GC %,d KiB, fds %d%n", baseRss,
                         baseHeap, server.openFiles());
                 List<String> tokens = tokens(players);
-                // one request first: the service fetches the key set on first use, and a burst racing that first
-                // fetch is refused auth_invalid_key_id (reported to service-support)
-                java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                        server.url() + "/notification/v1/player/me/stream/notification/lp?deadline=0"))
-                        .header("Authorization", "Bearer " + tokens.get(0)).build(),
-                        java.net.http.HttpResponse.BodyHandlers.discarding());
-                try (PollClients clients = new PollClients(server.port(), IDLE)) {
-                    latency(server, clients, producer, players, tokens, backing.kafkaBootstrapServers(), backing.postgres());
-                    idle(server, clients, players, tokens, baseRss, baseHeap);
-                    stop(server, clients);
+                for (NotificationServiceProcess each : servers) {
+                    // one request first: the instance fetches the key set on first use
+                    java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                            each.url() + "/notification/v1/player/me/stream/notification/lp?deadline=0"))
+                            .header("Authorization", "Bearer " + tokens.get(0)).build(),
+                            java.net.http.HttpResponse.BodyHandlers.discarding());
+                    clients.add(new PollClients(each.port(), IDLE));
                 }
+                hold(servers, clients, players, tokens);
+                for (int rate : RATES) {
+                    latency(servers, clients, producer, players, rate, backing.kafkaBootstrapServers(), backing.postgres());
+                }
+                if (REPLICAS == 1) {
+                    idle(server, clients.get(0), players, tokens, baseRss, baseHeap);
+                    stop(server, clients.get(0));
+                }
+            } finally {
+                clients.forEach(PollClients::close);
+                servers.forEach(NotificationServiceProcess::close);
             }
         }
     }
@@ -110,49 +130,73 @@ public final class NotificationBenchmark {
         throw new IllegalStateException("backlog not ingested within 5 minutes");
     }
 
-    private static void latency(NotificationServiceProcess server, PollClients clients, KafkaProducer<String, String> producer,
-            List<UUID> players, List<String> tokens, String bootstrap, PostgresConnection pg) throws Exception {
+    /** Player i holds a poll on instance i mod replicas. */
+    private static void hold(List<NotificationServiceProcess> servers, List<PollClients> clients, List<UUID> players,
+            List<String> tokens) throws Exception {
         for (int i = 0; i < HELD; i++) {
-            clients.hold(i, players.get(i), tokens.get(i), null);
+            clients.get(i % servers.size()).hold(i, players.get(i), tokens.get(i), null);
             if (i % 500 == 499) {
-                Thread.sleep(250); // 2,000 new polls/s: each costs an ES256 verification (~0.5 ms of a core)
+                Thread.sleep(250); // 2,000 new polls/s: each costs a signature verification
             }
         }
-        awaitHeld(server, HELD);
+        for (int r = 0; r < servers.size(); r++) {
+            awaitHeld(servers.get(r), HELD / servers.size());
+        }
+    }
+
+    private static void latency(List<NotificationServiceProcess> servers, List<PollClients> clients,
+            KafkaProducer<String, String> producer, List<UUID> players, int rate, String bootstrap, PostgresConnection pg)
+            throws Exception {
         KafkaProbe probe = new KafkaProbe(bootstrap);
         StoreProbe stored = new StoreProbe(pg);
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
-        int perTick = Math.max(1, RATE / 100);
+        int perTick = Math.max(1, rate / 1000);
         ticker.scheduleAtFixedRate(() -> {
             for (int k = 0; k < perTick; k++) {
                 String player = players.get(ThreadLocalRandom.current().nextInt(HELD)).toString();
                 producer.send(new ProducerRecord<>(Topics.PLAYER_NOTIFICATIONS, player,
                         "{\"player_uuid\":\"" + player + "\",\"message\":\"" + System.nanoTime() + "\"}"));
             }
-        }, 0, 10, TimeUnit.MILLISECONDS);
+        }, 0, 1_000_000 / Math.min(rate, 1000), TimeUnit.MICROSECONDS);
         Thread.sleep(5_000); // warm-up, not counted
-        clients.latencies();
+        clients.forEach(PollClients::latencies);
         probe.latencies();
         stored.latencies();
-        long delivered = clients.delivered.get();
-        long cpu = server.cpuTicks();
+        long delivered = clients.stream().mapToLong(c -> c.delivered.get()).sum();
+        long[] cpu = new long[servers.size()];
+        List<Map<String, Double>> metricsBefore = new ArrayList<>();
+        for (int r = 0; r < servers.size(); r++) {
+            cpu[r] = servers.get(r).cpuTicks();
+            metricsBefore.add(servers.get(r).counters());
+        }
         Thread.sleep(SECONDS * 1000L);
-        Histogram h = clients.latencies();
+        Histogram h = new Histogram(3);
+        clients.forEach(c -> h.add(c.latencies()));
         Histogram k = probe.latencies();
         Histogram st = stored.latencies();
         probe.close();
         stored.close();
-        long cpuUsed = server.cpuTicks() - cpu;
         ticker.shutdownNow();
-        System.out.printf("(b) latency, %,d polls held, %,d notifications/s for %d s: %,d delivered; produce → answer "
-                + "p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f ms; server CPU %.0f%% of one core%n",
-                HELD, RATE, SECONDS, clients.delivered.get() - delivered, h.getValueAtPercentile(50) / 1000.0,
-                h.getValueAtPercentile(90) / 1000.0, h.getValueAtPercentile(99) / 1000.0,
-                h.getValueAtPercentile(99.9) / 1000.0, h.getMaxValue() / 1000.0, cpuUsed * 100.0 / (SECONDS * 100.0));
-        System.out.printf("    of which Kafka alone (produce → a plain consumer): p50 %.1f ms, p99 %.1f ms%n",
+        System.out.printf("(b) latency, %d instance(s), %,d polls held, %,d notifications/s for %d s: %,d delivered; "
+                + "produce → answer p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f ms%n",
+                servers.size(), HELD, rate, SECONDS, clients.stream().mapToLong(c -> c.delivered.get()).sum() - delivered,
+                h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(90) / 1000.0,
+                h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0, h.getMaxValue() / 1000.0);
+        System.out.printf("    Kafka alone (produce → a plain consumer), same run: p50 %.1f ms, p99 %.1f ms%n",
                 k.getValueAtPercentile(50) / 1000.0, k.getValueAtPercentile(99) / 1000.0);
-        System.out.printf("    of which Kafka and ingest (produce → committed in PostgreSQL, seen by a 5 ms probe): "
-                + "p50 %.1f ms, p99 %.1f ms%n", st.getValueAtPercentile(50) / 1000.0, st.getValueAtPercentile(99) / 1000.0);
+        System.out.printf("    produce → committed in PostgreSQL (seen by a 5 ms probe): p50 %.1f ms, p99 %.1f ms%n",
+                st.getValueAtPercentile(50) / 1000.0, st.getValueAtPercentile(99) / 1000.0);
+        for (int r = 0; r < servers.size(); r++) {
+            Map<String, Double> after = servers.get(r).counters();
+            Map<String, Double> before = metricsBefore.get(r);
+            java.util.function.ToDoubleFunction<String> delta = key -> after.getOrDefault(key, 0.0)
+                    - before.getOrDefault(key, 0.0);
+            System.out.printf("    instance %d: CPU %.0f%% of one core; announcements %,.0f, queries start %,.0f, "
+                    + "after %,.0f, after_many %,.0f, heads %,.0f%n", r,
+                    (servers.get(r).cpuTicks() - cpu[r]) * 100.0 / (SECONDS * 100.0),
+                    delta.applyAsDouble("announcements"), delta.applyAsDouble("start"), delta.applyAsDouble("after"),
+                    delta.applyAsDouble("after_many"), delta.applyAsDouble("heads"));
+        }
         Thread.sleep(2_000); // let the last answers come and their polls be held again
     }
 
@@ -160,6 +204,7 @@ public final class NotificationBenchmark {
             List<String> tokens, long baseRss, long baseHeap) throws Exception {
         long rssAtHeld = server.rssKib();
         long heapAtHeld = server.heapAfterGcKib();
+        Map<String, Long> classesAtHeld = server.classHistogram();
         for (int i = HELD; i < IDLE; i++) {
             clients.hold(i, players.get(i), tokens.get(i), null);
             if (i % 500 == 499) {
@@ -179,6 +224,12 @@ public final class NotificationBenchmark {
         System.out.printf("    per held poll: RSS %.1f KiB and heap %.1f KiB over the baseline; %.1f KiB and %.1f KiB "
                 + "from %,d to %,d held%n", (rss - baseRss) / (double) held, (heap - baseHeap) / (double) held,
                 (rss - rssAtHeld) / (double) (held - HELD), (heap - heapAtHeld) / (double) (held - HELD), HELD, held);
+        Map<String, Long> classes = server.classHistogram();
+        System.out.printf("    live heap per held poll by class (from %,d to %,d held), the largest:%n", HELD, held);
+        classes.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - classesAtHeld.getOrDefault(e.getKey(), 0L)))
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(20)
+                .forEach(e -> System.out.printf("      %7.0f B  %s%n", e.getValue() / (double) (held - HELD), e.getKey()));
     }
 
     /** SIGTERM with every poll held: each should get its empty answer before the process exits. */

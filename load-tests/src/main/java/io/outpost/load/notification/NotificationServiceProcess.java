@@ -23,6 +23,10 @@ import io.outpost.testsupport.PostgresConnection;
 final class NotificationServiceProcess implements AutoCloseable {
 
     private static final Pattern HELD = Pattern.compile("(?m)^outpost_notification_polls_held(?:\\{[^}]*\\})? ([0-9.E]+)");
+    private static final Pattern COUNTER = Pattern.compile("(?m)^outpost_notification_(?:store_queries_total\\{[^}]*"
+            + "query=\"([a-z_]+)\"[^}]*\\}|announcements_total\\{[^}]*origin=\"([a-z]+)\"[^}]*\\}) ([0-9.E]+)");
+    /** "  12:   3456   789012  java.lang.String (java.base@17)": bytes and class name. */
+    private static final Pattern HISTOGRAM_ROW = Pattern.compile("(?m)^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+(\\S+)");
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
 
     private final Process process;
@@ -112,11 +116,36 @@ final class NotificationServiceProcess implements AutoCloseable {
         return used.find() ? Long.parseLong(used.group(1)) : -1;
     }
 
+    /** Live objects by class after a full collection: class name → bytes (jcmd GC.class_histogram). */
+    Map<String, Long> classHistogram() throws IOException, InterruptedException {
+        Map<String, Long> bytes = new java.util.HashMap<>();
+        Matcher row = HISTOGRAM_ROW.matcher(jcmd("GC.class_histogram"));
+        while (row.find()) {
+            bytes.merge(row.group(2), Long.parseLong(row.group(1)), Long::sum);
+        }
+        return bytes;
+    }
+
     /** The service's own gauge of held polls. */
     long heldPolls() throws IOException, InterruptedException {
         HttpRequest metrics = HttpRequest.newBuilder(URI.create(url() + "/q/metrics")).timeout(Duration.ofSeconds(60)).build();
         Matcher held = HELD.matcher(http.send(metrics, HttpResponse.BodyHandlers.ofString()).body());
         return held.find() ? (long) Double.parseDouble(held.group(1)) : -1;
+    }
+
+    /** The counters of the poll path: announcements received and queries by kind. */
+    Map<String, Double> counters() throws IOException, InterruptedException {
+        HttpRequest metrics = HttpRequest.newBuilder(URI.create(url() + "/q/metrics")).timeout(Duration.ofSeconds(60)).build();
+        String body = http.send(metrics, HttpResponse.BodyHandlers.ofString()).body();
+        Map<String, Double> counters = new java.util.HashMap<>();
+        Matcher m = COUNTER.matcher(body);
+        while (m.find()) {
+            // announcements: those of other instances (which may cost a query); announcements_self: skipped
+            counters.put(m.group(1) != null ? m.group(1)
+                    : "other".equals(m.group(2)) ? "announcements" : "announcements_" + m.group(2),
+                    Double.parseDouble(m.group(3)));
+        }
+        return counters;
     }
 
     private String jcmd(String command) throws IOException, InterruptedException {

@@ -62,10 +62,10 @@ public class NotificationIngest extends ConsumedTopic<NotificationEvent> {
         for (Consumed<NotificationEvent> consumed : batch) {
             NotificationEvent e = consumed.event();
             rows.add(new NewNotification(e.player(), e.notificationId() != null ? e.notificationId() : derivedId(consumed),
-                    e.message(), e.svcUrl(), json(e), e.etag(),
+                    e.message(), e.svcUrl(), json(e), e.customData(), e.etag(),
                     e.created() != null ? e.created() : recordTime(consumed)));
         }
-        return store.insert(rows);
+        return store.insert(rows).replaceWithVoid();
     }
 
     /**

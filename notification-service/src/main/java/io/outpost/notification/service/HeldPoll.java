@@ -1,5 +1,6 @@
 package io.outpost.notification.service;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -9,6 +10,7 @@ import io.outpost.model.api.Notification;
 import io.outpost.model.api.NotificationPage;
 import io.outpost.notification.store.CursorLookup;
 import io.outpost.notification.store.NotificationStore;
+import io.outpost.notification.store.StoredBatch;
 import io.outpost.notification.store.StoredNotification;
 import io.outpost.support.store.StoreFault;
 import io.smallrye.mutiny.subscription.UniEmitter;
@@ -16,20 +18,24 @@ import io.vertx.core.Vertx;
 
 /**
  * One long poll in flight. While it waits it holds no thread and no database connection: only this object,
- * a Vert.x timer for its deadline and its entry in {@link PollRegistry}. A wake-up or the timer moves it on.
+ * a Vert.x timer for its deadline and its entry in {@link PollRegistry}.
  *
  * <p>It is registered before its first query, so a notification committed at any moment is either seen by
- * that query or announced by a wake-up afterwards. Every wake-up is handled whatever state the poll is in: one
- * that arrives while a query runs (the first one included) asks for one more query after it; one that names
- * only sequences the poll is already past costs nothing. A poll whose query failed because the store was
- * unreachable keeps waiting and is looked at again by the registry's recheck once the store answers.
+ * that query or announced afterwards. Every announcement is handled whatever state the poll is in: one that
+ * arrives while a query runs asks for one more after it; one that names only sequences the poll is past costs
+ * nothing; one the registry can serve from memory ({@link #offer}) answers at once. A poll whose query failed
+ * because the store was unreachable keeps waiting and is looked at again by the registry's recheck.
  */
 final class HeldPoll {
 
     private static final Logger LOG = Logger.getLogger(HeldPoll.class);
 
-    /** A wake-up that does not say which sequences were stored. */
+    /** A sequence not said. */
     static final long UNKNOWN = -1;
+
+    /** The poll wants the store's notifications after {@code want.after()}: the registry fetches them. */
+    record Need(HeldPoll poll, NotificationStore.Want want) {
+    }
 
     private enum State { STARTING, HELD, FETCHING, DONE }
 
@@ -37,6 +43,7 @@ final class HeldPoll {
     private final NotificationStore store;
     private final PollRegistry registry;
     private final Vertx vertx;
+    private PlayerPolls player;
     private UniEmitter<? super NotificationPage> emitter;
     private State state = State.STARTING;
     private Cursors.Start start;
@@ -59,25 +66,42 @@ final class HeldPoll {
         return request;
     }
 
-    /** Resolves where to start and reads what follows in one query, then answers at once or waits. */
-    void begin(UniEmitter<? super NotificationPage> emitter) {
-        this.emitter = emitter;
-        emitter.onTermination(this::release); // answered, failed, or the client went away
-        String cursor = request.excludeBefore();
-        store.start(request.player(), cursor, Cursors.token(cursor), request.earliest(), request.maxPageSize())
-                .subscribe().with(this::started, emitter::fail); // a failed start is the request's answer (503)
+    /** Started, and waiting for notifications (no query of its own in flight). */
+    synchronized boolean waiting() {
+        return state == State.HELD;
     }
 
-    private void started(NotificationStore.Start first) {
+    /** The player's entry this poll was admitted into. */
+    void watching(PlayerPolls player) {
+        this.player = player;
+    }
+
+    /**
+     * Starts the poll: where the registry already knows ({@code known}: the client re-polls with the cursor it
+     * was just given and nothing newer was announced) it waits without a query; otherwise one query resolves
+     * the cursor and reads what follows.
+     */
+    void begin(UniEmitter<? super NotificationPage> emitter, Cursors.Start known) {
+        this.emitter = emitter;
+        emitter.onTermination(this::release); // answered, failed, or the client went away
+        if (known != null) {
+            started(known, List.of(), false);
+            return;
+        }
         String cursor = request.excludeBefore();
-        Cursors.Start resolved = Cursors.resolve(cursor, request.earliest(), first.lookup());
+        store.start(request.player(), cursor, Cursors.token(cursor), request.earliest(), request.maxPageSize())
+                .subscribe().with(first -> started(Cursors.resolve(cursor, request.earliest(), first.lookup()),
+                        first.page(), true), emitter::fail); // a failed start is the request's answer (503)
+    }
+
+    private void started(Cursors.Start resolved, List<StoredNotification> page, boolean queried) {
         boolean movedBack;
         synchronized (this) {
             if (state == State.DONE) {
                 return;
             }
             start = resolved;
-            fromNow = !request.earliest() && !Objects.equals(resolved.emptyCursor(), cursor);
+            fromNow = queried && !request.earliest() && !Objects.equals(resolved.emptyCursor(), request.excludeBefore());
             movedBack = moveBackToAnnounced();
             state = State.FETCHING;
             long millis = request.deadline().toMillis();
@@ -88,32 +112,78 @@ final class HeldPoll {
         if (movedBack) {
             fetch(); // the first query read from a later start
         } else {
-            fetched(first.page());
+            fetched(page);
         }
     }
 
     /**
-     * Notifications {@code first..last} were stored for this player ({@link #UNKNOWN} when not said), or the
-     * registry rechecks polls against the player's head ({@code first} {@link #UNKNOWN}, {@code last} the head).
+     * Notifications {@code first..last} were announced for this player ({@link #UNKNOWN} when not said; a
+     * recheck says only the head as {@code last}). Answers what the poll now needs from the store, or null.
      */
-    void wake(long first, long last) {
+    synchronized Need announce(long first, long last) {
+        if (state == State.DONE) {
+            return null;
+        }
+        if (first != UNKNOWN) {
+            announced = Math.min(announced, first);
+        }
+        if (state != State.HELD) {
+            wakePending = true; // looked at again when the query in flight is done
+            return null;
+        }
+        if (!moveBackToAnnounced() && last != UNKNOWN && last <= start.afterSeq()) {
+            return null; // nothing this poll has not seen
+        }
+        return need();
+    }
+
+    /**
+     * This instance just stored {@code part} for the player. A poll that has everything before it is answered
+     * from it; one with a gap before it answers what it needs from the store; otherwise null.
+     */
+    Need offer(StoredBatch.Player part) {
+        List<Notification> page;
+        long cursorSeq;
         synchronized (this) {
             if (state == State.DONE) {
-                return;
+                return null;
             }
-            if (first != UNKNOWN) {
-                announced = Math.min(announced, first);
-            }
+            announced = Math.min(announced, part.first());
             if (state != State.HELD) {
-                wakePending = true; // looked at again when the query in flight is done
-                return;
+                wakePending = true;
+                return null;
             }
-            if (!moveBackToAnnounced() && last != UNKNOWN && last <= start.afterSeq()) {
-                return; // nothing this poll has not seen
+            moveBackToAnnounced();
+            long after = start.afterSeq();
+            if (after >= part.last()) {
+                return null;
             }
-            state = State.FETCHING;
+            if (after < part.first() - 1) {
+                return need(); // notifications stored before this batch that the poll has not seen
+            }
+            page = new ArrayList<>(Math.min(request.maxPageSize(), part.inserted().size()));
+            cursorSeq = after;
+            for (StoredBatch.Inserted n : part.inserted()) {
+                if (n.seq() > after && page.size() < request.maxPageSize()) {
+                    page.add(n.notification());
+                    cursorSeq = n.seq();
+                }
+            }
+            if (page.isEmpty()) {
+                return null; // all were repeats of notifications stored before
+            }
+            state = State.DONE;
         }
-        fetch();
+        answer(new NotificationPage(page, page.get(page.size() - 1).notificationId()), cursorSeq,
+                page.size() == request.maxPageSize());
+        return null;
+    }
+
+    /** Call holding the lock, in {@link State#HELD}: the poll now waits for the registry's query. */
+    private Need need() {
+        state = State.FETCHING;
+        wakePending = false;
+        return new Need(this, new NotificationStore.Want(request.player(), start.afterSeq(), request.maxPageSize()));
     }
 
     /**
@@ -130,39 +200,43 @@ final class HeldPoll {
         return true;
     }
 
-    /** The sequence this poll waits after, or {@link #UNKNOWN} while its first query runs. */
-    synchronized long after() {
-        return start == null ? UNKNOWN : start.afterSeq();
-    }
-
     /** The deadline passed, or the instance is stopping: an empty page with the poll's cursor. */
     void answerEmpty() {
-        String cursor;
+        Cursors.Start at;
         synchronized (this) {
-            if (start == null) {
-                return; // answered right after its first query, since the registry is closing
+            if (start == null || state == State.DONE) {
+                return; // not started yet: answered right after its first query, since the registry is closing
             }
-            cursor = start.emptyCursor();
+            state = State.DONE;
+            at = start;
         }
-        complete(new NotificationPage(List.of(), cursor));
+        answer(new NotificationPage(List.of(), at.emptyCursor()), at.afterSeq(), false);
     }
 
     private void fetch() {
-        long after;
+        Need need;
         synchronized (this) {
             if (state == State.DONE) {
                 return;
             }
-            wakePending = false;
-            after = start.afterSeq();
+            need = need();
         }
-        store.after(request.player(), after, request.maxPageSize()).subscribe().with(this::fetched, this::fetchFailed);
+        store.after(request.player(), need.want().after(), request.maxPageSize())
+                .subscribe().with(this::fetched, this::fetchFailed);
     }
 
-    private void fetched(List<StoredNotification> found) {
+    /** What the store has after the poll's start (the registry's query, or the poll's own). */
+    void fetched(List<StoredNotification> found) {
         if (!found.isEmpty()) {
+            synchronized (this) {
+                if (state == State.DONE) {
+                    return;
+                }
+                state = State.DONE;
+            }
             List<Notification> page = found.stream().map(StoredNotification::notification).toList();
-            complete(new NotificationPage(page, page.get(page.size() - 1).notificationId()));
+            answer(new NotificationPage(page, page.get(page.size() - 1).notificationId()),
+                    found.get(found.size() - 1).seq(), found.size() >= request.maxPageSize());
             return;
         }
         if (request.deadline().isZero() || registry.closing()) {
@@ -182,7 +256,7 @@ final class HeldPoll {
         }
     }
 
-    private void fetchFailed(Throwable failure) {
+    void fetchFailed(Throwable failure) {
         if (!StoreFault.of(failure).healable()) {
             emitter.fail(failure);
             return;
@@ -197,13 +271,9 @@ final class HeldPoll {
         registry.recheckSoon();
     }
 
-    private void complete(NotificationPage page) {
-        synchronized (this) {
-            if (state == State.DONE) {
-                return;
-            }
-            state = State.DONE;
-        }
+    /** The poll's answer; the player's entry keeps its cursor for the client's next poll. Call without the lock. */
+    private void answer(NotificationPage page, long cursorSeq, boolean full) {
+        player.answered(page.cursor(), cursorSeq, full);
         emitter.complete(page);
     }
 

@@ -4,16 +4,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
@@ -23,26 +22,32 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.model.error.ErrorResponse;
 import io.outpost.notification.config.NotificationConfig;
 import io.outpost.notification.store.NotificationStore;
+import io.outpost.notification.store.StoredBatch;
 import io.smallrye.mutiny.Multi;
 import io.vertx.core.Vertx;
 
 /**
  * The long polls this instance holds, by player: admits a poll within the limits (per player, per instance),
- * routes wake-ups to the polls of a player, and answers every held poll when the instance stops.
+ * brings it what is stored for its player, and answers every held poll when the instance stops.
  *
- * <p>When wake-ups may have been missed (the LISTEN connection was re-established) or held polls could not look
- * for notifications (the store was unreachable), {@link #recheck()} reads the heads of all held players in a few
- * batched queries and moves on only the polls that are behind — never one query per held poll at once.
+ * <p>No query stands between a stored notification and a poll held here: the ingest hands over what it has just
+ * committed ({@link #stored}) and polls that follow on from it are answered from memory. Announcements of
+ * notifications stored by another instance ({@link #announced}) move on only the polls not already past them,
+ * and all those of one announcement are served by one query. A poll that re-polls with the cursor it was just
+ * given is held without a query ({@link PlayerPolls}). After a LISTEN reconnect or a store outage,
+ * {@link #recheck()} reads the heads of all held players in batched queries and moves on only the polls behind.
  */
 @ApplicationScoped
-public class PollRegistry {
+public class PollRegistry implements NotificationStore.Stored {
 
     private static final Logger LOG = Logger.getLogger(PollRegistry.class);
     /** Players per head query of a recheck. */
     private static final int RECHECK_CHUNK = 1000;
     private static final long RECHECK_RETRY_MS = 1000;
+    /** How long a player is remembered after its last poll ended (for its next poll's continuation). */
+    private static final long KEEP_IDLE_NANOS = TimeUnit.SECONDS.toNanos(60);
 
-    private final ConcurrentHashMap<UUID, Set<HeldPoll>> byPlayer = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<UUID, PlayerPolls> byPlayer = new ConcurrentHashMap<>();
     private final AtomicInteger held = new AtomicInteger();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
     private final int maxPerPlayer;
@@ -52,7 +57,10 @@ public class PollRegistry {
     private final AtomicBoolean recheckRunning = new AtomicBoolean();
     private final AtomicBoolean recheckAgain = new AtomicBoolean();
     private final AtomicBoolean recheckScheduled = new AtomicBoolean();
+    private final long sweeper;
     private volatile boolean closing;
+    /** False while announcements may be missed (not listening): then no poll starts from memory. */
+    private volatile boolean announcementsComplete;
 
     public PollRegistry(NotificationConfig config, MeterRegistry meters, NotificationStore store, Vertx vertx) {
         this.maxPerPlayer = config.maxPollsPerPlayer();
@@ -62,55 +70,127 @@ public class PollRegistry {
         meters.gauge("outpost.notification.polls.held", held);
         Gauge.builder("outpost.notification.polls.max", () -> maxPolls)
                 .description("Long polls this instance holds at most (one more is answered 503)").register(meters);
+        store.listen(this);
+        this.sweeper = vertx.setPeriodic(TimeUnit.NANOSECONDS.toMillis(KEEP_IDLE_NANOS) / 2, id -> sweep());
     }
 
-    /** Counts the poll against both limits, or refuses it (503 for the instance, 409 for the player). */
-    void admit(HeldPoll poll) {
+    /** Forgets players idle for a while; atomically with the check, so a poll admitted meanwhile is never lost. */
+    private void sweep() {
+        byPlayer.forEach((player, polls) -> {
+            if (polls.idleFor(KEEP_IDLE_NANOS)) {
+                byPlayer.computeIfPresent(player, (p, current) -> current.idleFor(KEEP_IDLE_NANOS) ? null : current);
+            }
+        });
+    }
+
+    @PreDestroy
+    void stop() {
+        vertx.cancelTimer(sweeper);
+    }
+
+    /**
+     * Counts the poll against both limits, or refuses it (503 for the instance, 409 for the player). Answers
+     * where it starts when that is known without a query (see {@link PlayerPolls#continuation}), else null.
+     */
+    Cursors.Start admit(HeldPoll poll) {
         if (held.incrementAndGet() > maxPolls) {
             held.decrementAndGet();
             throw new PollRefusedException(503, ErrorResponse.CONNECTION_LIMIT_REACHED,
                     "This instance holds its maximum of " + maxPolls + " long polls; retry shortly");
         }
-        boolean[] admitted = { false };
-        byPlayer.compute(poll.request().player(), (player, polls) -> {
-            Set<HeldPoll> current = polls == null ? new CopyOnWriteArraySet<>() : polls;
-            if (current.size() < maxPerPlayer) {
-                current.add(poll);
-                admitted[0] = true;
+        UUID player = poll.request().player();
+        while (true) {
+            PlayerPolls polls = byPlayer.computeIfAbsent(player, p -> new PlayerPolls());
+            synchronized (polls) {
+                if (byPlayer.get(player) != polls) {
+                    continue; // swept away meanwhile
+                }
+                if (!polls.add(poll, maxPerPlayer)) {
+                    held.decrementAndGet();
+                    throw new PollRefusedException(409, ErrorResponse.TOO_MANY_LISTENING,
+                            "This player already holds " + maxPerPlayer + " long polls");
+                }
+                poll.watching(polls);
+                return announcementsComplete ? polls.continuation(poll.request().excludeBefore()) : null;
             }
-            return current.isEmpty() ? null : current;
-        });
-        if (!admitted[0]) {
-            held.decrementAndGet();
-            throw new PollRefusedException(409, ErrorResponse.TOO_MANY_LISTENING,
-                    "This player already holds " + maxPerPlayer + " long polls");
         }
     }
 
     void release(HeldPoll poll) {
-        byPlayer.computeIfPresent(poll.request().player(), (player, polls) -> {
+        PlayerPolls polls = byPlayer.get(poll.request().player());
+        if (polls != null) {
             polls.remove(poll);
-            return polls.isEmpty() ? null : polls;
-        });
+        }
         if (held.decrementAndGet() == 0 && closing) {
             drained.complete(null);
         }
     }
 
     /**
-     * Notifications {@code first..last} of {@code player} were stored (either {@code -1} when not said): its polls
-     * that are not past them look again.
+     * Notifications {@code first..last} of {@code player} were stored (by any instance; either is
+     * {@link HeldPoll#UNKNOWN} when not said). One announcement of many players: {@link #announced(List)}.
      */
-    public void wake(UUID player, long first, long last) {
-        Set<HeldPoll> polls = byPlayer.get(player);
-        if (polls != null) {
-            polls.forEach(poll -> poll.wake(first, last));
+    public void announced(UUID player, long first, long last) {
+        announced(List.of(new Announcement(player, first, last)));
+    }
+
+    /** One announcement of several players: the polls behind are served by one query together. */
+    public void announced(List<Announcement> announcements) {
+        List<HeldPoll.Need> needs = new ArrayList<>();
+        for (Announcement a : announcements) {
+            PlayerPolls polls = byPlayer.get(a.player());
+            if (polls == null) {
+                continue;
+            }
+            polls.announced(a.last());
+            for (HeldPoll poll : polls.polls()) {
+                HeldPoll.Need need = poll.announce(a.first(), a.last());
+                if (need != null) {
+                    needs.add(need);
+                }
+            }
         }
+        fetch(needs);
+    }
+
+    /**
+     * This instance committed {@code batch}: polls that follow on from it are answered from it, the others (a
+     * gap to fill) by one query together.
+     */
+    @Override
+    public void stored(StoredBatch batch) {
+        List<HeldPoll.Need> needs = new ArrayList<>();
+        batch.players().forEach((player, part) -> {
+            PlayerPolls polls = byPlayer.get(player);
+            if (polls == null) {
+                return;
+            }
+            polls.announced(part.last());
+            for (HeldPoll poll : polls.polls()) {
+                HeldPoll.Need need = poll.offer(part);
+                if (need != null) {
+                    needs.add(need);
+                }
+            }
+        });
+        fetch(needs);
+    }
+
+    /** One query for every poll that needs rows; each gets its own (or its failure). */
+    private void fetch(List<HeldPoll.Need> needs) {
+        if (needs.isEmpty()) {
+            return;
+        }
+        store.after(needs.stream().map(HeldPoll.Need::want).toList()).subscribe().with(found -> {
+            for (int i = 0; i < needs.size(); i++) {
+                needs.get(i).poll().fetched(found.get(i));
+            }
+        }, failure -> needs.forEach(need -> need.poll().fetchFailed(failure)));
     }
 
     /**
      * Wake-ups may have been missed, or held polls could not look: reads the heads of every held player, a chunk
-     * of players per query, and wakes the polls that are behind. While the store cannot answer it tries again
+     * of players per query, and serves the polls that are behind. While the store cannot answer it tries again
      * every second; a recheck asked for while one runs runs once more after it.
      */
     public void recheck() {
@@ -119,10 +199,15 @@ public class PollRegistry {
             return;
         }
         recheckAgain.set(false);
-        List<UUID> players = new ArrayList<>(byPlayer.keySet());
+        List<UUID> players = new ArrayList<>();
+        byPlayer.forEach((player, polls) -> {
+            if (polls.size() > 0) {
+                players.add(player);
+            }
+        });
         Multi.createFrom().iterable(chunks(players))
                 .onItem().transformToUniAndConcatenate(store::heads)
-                .subscribe().with(this::wakeBehind, failure -> {
+                .subscribe().with(this::serveBehind, failure -> {
                     LOG.debugf("recheck of held polls failed (%s); again in %d ms", failure.getMessage(), RECHECK_RETRY_MS);
                     recheckRunning.set(false);
                     recheckSoon();
@@ -132,6 +217,29 @@ public class PollRegistry {
                         recheck();
                     }
                 });
+    }
+
+    /**
+     * Whether every announcement reaches this instance (it listens). When that stops, what was remembered for
+     * continuations is forgotten, since announcements may be missed from then on.
+     */
+    public void announcementsComplete(boolean complete) {
+        if (!complete) {
+            announcementsComplete = false;
+            byPlayer.values().forEach(PlayerPolls::forgetContinuation);
+        } else {
+            byPlayer.values().forEach(PlayerPolls::forgetContinuation);
+            announcementsComplete = true;
+        }
+    }
+
+    /**
+     * An insert of this instance failed, and may have committed without saying so: since its announcement is
+     * skipped here and its retry inserts nothing new, the held polls look again (batched).
+     */
+    @Override
+    public void failed(Throwable failure) {
+        recheckSoon();
     }
 
     /** A held poll could not look for notifications: one recheck in a second, however many ask for it. */
@@ -144,8 +252,20 @@ public class PollRegistry {
         }
     }
 
-    private void wakeBehind(Map<UUID, Long> heads) {
-        heads.forEach((player, head) -> wake(player, HeldPoll.UNKNOWN, head));
+    private void serveBehind(Map<UUID, Long> heads) {
+        List<HeldPoll.Need> needs = new ArrayList<>();
+        heads.forEach((player, head) -> {
+            PlayerPolls polls = byPlayer.get(player);
+            if (polls != null) {
+                for (HeldPoll poll : polls.polls()) {
+                    HeldPoll.Need need = poll.announce(HeldPoll.UNKNOWN, head);
+                    if (need != null) {
+                        needs.add(need);
+                    }
+                }
+            }
+        });
+        fetch(needs);
     }
 
     private static List<List<UUID>> chunks(List<UUID> players) {
@@ -163,8 +283,14 @@ public class PollRegistry {
 
     /** Polls {@code player} holds on this instance. */
     public int heldBy(UUID player) {
-        Set<HeldPoll> polls = byPlayer.get(player);
+        PlayerPolls polls = byPlayer.get(player);
         return polls == null ? 0 : polls.size();
+    }
+
+    /** Polls of {@code player} that are started and waiting (none of their queries in flight). */
+    public int waitingBy(UUID player) {
+        PlayerPolls polls = byPlayer.get(player);
+        return polls == null ? 0 : (int) polls.polls().stream().filter(HeldPoll::waiting).count();
     }
 
     boolean closing() {
@@ -177,7 +303,7 @@ public class PollRegistry {
      */
     public void answerAll(Duration grace) {
         closing = true;
-        byPlayer.values().forEach(polls -> polls.forEach(HeldPoll::answerEmpty));
+        byPlayer.values().forEach(polls -> polls.polls().forEach(HeldPoll::answerEmpty));
         if (held.get() == 0) {
             return;
         }
@@ -188,5 +314,9 @@ public class PollRegistry {
         } catch (Exception e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Notifications {@code first..last} of a player were stored ({@link HeldPoll#UNKNOWN} when not said). */
+    public record Announcement(UUID player, long first, long last) {
     }
 }

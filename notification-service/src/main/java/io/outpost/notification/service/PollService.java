@@ -37,13 +37,14 @@ public class PollService {
     public Uni<NotificationPage> poll(PollRequest request) {
         return Uni.createFrom().emitter(emitter -> {
             HeldPoll poll = new HeldPoll(request, store, registry, vertx);
+            Cursors.Start known;
             try {
-                registry.admit(poll);
+                known = registry.admit(poll);
             } catch (PollRefusedException refused) {
                 emitter.fail(refused);
                 return;
             }
-            poll.begin(emitter);
+            poll.begin(emitter, known);
         });
     }
 

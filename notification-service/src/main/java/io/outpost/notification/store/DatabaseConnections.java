@@ -26,6 +26,11 @@ import io.vertx.sqlclient.PoolOptions;
 public class DatabaseConnections {
 
     public static final String INGEST = "ingest";
+    /**
+     * How this instance's ingest connections name themselves to PostgreSQL: unique per process, so the
+     * announcements of what this instance stored can be told from others' (V5__announce_origin.sql).
+     */
+    public static final String INGEST_APPLICATION_NAME = "outpost-ingest-" + java.util.UUID.randomUUID().toString().substring(0, 8);
     /** One ingest thread stores one batch at a time; the second connection covers a rebalance overlap. */
     private static final int INGEST_CONNECTIONS = 2;
 
@@ -68,7 +73,8 @@ public class DatabaseConnections {
     @Identifier(INGEST)
     Pool ingestPool(io.vertx.core.Vertx vertx) {
         return Pool.newInstance(PgBuilder.pool().with(new PoolOptions().setMaxSize(INGEST_CONNECTIONS).setName("ingest"))
-                .connectingTo(BoundedPgPool.bound(options(), store)).using(vertx).build());
+                .connectingTo(BoundedPgPool.bound(options(), store).addProperty("application_name", INGEST_APPLICATION_NAME))
+                .using(vertx).build());
     }
 
     void close(@Disposes @Identifier(INGEST) Pool pool) {

@@ -16,12 +16,16 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.outpost.model.api.Notification;
 import io.outpost.support.store.StoreDeadline;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
@@ -58,13 +62,18 @@ public class NotificationStore {
                 SELECT p, n FROM counts ORDER BY p
                 ON CONFLICT (player_uuid) DO UPDATE SET last_seq = pc.last_seq + EXCLUDED.last_seq
                 RETURNING player_uuid, last_seq),
-            numbered AS (SELECT batch.*, row_number() OVER (PARTITION BY p ORDER BY ord) AS rn FROM batch)
+            numbered AS (SELECT batch.*, row_number() OVER (PARTITION BY p ORDER BY ord) AS rn FROM batch),
+            inserted AS (
             INSERT INTO notification.notification
                 (player_uuid, seq, notification_id, message, svc_url, custom_data, etag, created, stored_at)
             SELECT n.p, b.last_seq - c.n + n.rn, n.i, n.m, n.u, n.c::json, n.e, n.t, clock_timestamp()
             FROM numbered n JOIN counts c ON c.p = n.p JOIN bumped b ON b.player_uuid = n.p
             ORDER BY n.p, n.rn
-            ON CONFLICT (player_uuid, notification_id) DO NOTHING""";
+            ON CONFLICT (player_uuid, notification_id) DO NOTHING
+            RETURNING player_uuid, seq, notification_id)
+            SELECT b.player_uuid, b.last_seq - c.n + 1 AS first_seq, b.last_seq, i.seq, i.notification_id
+            FROM bumped b JOIN counts c ON c.p = b.player_uuid LEFT JOIN inserted i ON i.player_uuid = b.player_uuid
+            ORDER BY b.player_uuid, i.seq""";
     private static final String AFTER = """
             SELECT seq, notification_id, message, svc_url, custom_data::text AS custom_data, etag, created
             FROM notification.notification WHERE player_uuid = $1 AND seq > $2 ORDER BY seq LIMIT $3""";
@@ -99,6 +108,15 @@ public class NotificationStore {
                 WHERE stored_at < $1 GROUP BY player_uuid LIMIT $2)
             DELETE FROM notification.notification n USING old
             WHERE n.player_uuid = old.player_uuid AND n.seq <= old.upto""";
+    /** For each (player $1, after $2, limit $3): that many of the player's notifications after that sequence. */
+    private static final String AFTER_MANY = """
+            SELECT w.k, n.seq, n.notification_id, n.message, n.svc_url, n.custom_data::text AS custom_data, n.etag,
+                   n.created
+            FROM unnest($1::uuid[], $2::bigint[], $3::int[]) WITH ORDINALITY AS w(p, after, lim, k)
+            CROSS JOIN LATERAL (
+                SELECT * FROM notification.notification WHERE player_uuid = w.p AND seq > w.after ORDER BY seq
+                LIMIT w.lim) n
+            ORDER BY w.k, n.seq""";
     /** The last sequence handed out to each of the players $1 (players never notified are absent). */
     private static final String HEADS = """
             SELECT player_uuid, last_seq FROM notification.player_cursor WHERE player_uuid = ANY($1)""";
@@ -107,6 +125,11 @@ public class NotificationStore {
     private final Pool ingestPool;
     private final ObjectMapper mapper;
     private final StoreDeadline deadline;
+    private volatile Stored listener = Stored.NONE;
+    private final Counter startQueries;
+    private final Counter afterQueries;
+    private final Counter afterManyQueries;
+    private final Counter headQueries;
 
     /**
      * @param pool       reads of the long polls
@@ -114,22 +137,60 @@ public class NotificationStore {
      */
     @Inject
     public NotificationStore(Pool pool, @Identifier(DatabaseConnections.INGEST) Pool ingestPool, ObjectMapper mapper,
-            StoreDeadline deadline) {
+            StoreDeadline deadline, MeterRegistry meters) {
         this.pool = pool;
         this.ingestPool = ingestPool;
         this.mapper = mapper;
         this.deadline = deadline;
+        this.startQueries = queries(meters, "start");
+        this.afterQueries = queries(meters, "after");
+        this.afterManyQueries = queries(meters, "after_many");
+        this.headQueries = queries(meters, "heads");
     }
 
     /** One pool for everything (a second replica in tests). */
     public NotificationStore(Pool pool, ObjectMapper mapper, StoreDeadline deadline) {
-        this(pool, pool, mapper, deadline);
+        this(pool, pool, mapper, deadline, new SimpleMeterRegistry());
     }
 
-    /** Stores a batch in one transaction; within a player, in list order. Idempotent. */
-    public Uni<Void> insert(List<NewNotification> batch) {
+    /** Told of what this store's inserts did, once committed (the polls held here). */
+    public interface Stored {
+        Stored NONE = new Stored() {
+            @Override
+            public void stored(StoredBatch batch) {
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+            }
+        };
+
+        /** The batch committed. */
+        void stored(StoredBatch batch);
+
+        /** An insert failed — and may still have committed (its answer lost). */
+        void failed(Throwable failure);
+    }
+
+    /** Who is told of inserts ({@link Stored}); one listener. */
+    public void listen(Stored listener) {
+        this.listener = listener;
+    }
+
+    /** Reads of the poll path, by kind: how many round trips polls cost (docs/notifications.md). */
+    private static Counter queries(MeterRegistry meters, String kind) {
+        return Counter.builder("outpost.notification.store.queries").tag("query", kind)
+                .description("Queries of the long-poll path sent to PostgreSQL, by kind").register(meters);
+    }
+
+    /**
+     * Stores a batch in one transaction; within a player, in list order. Idempotent. Answers, once committed,
+     * what it handed out and inserted per player, and tells the {@link Stored} listener first (the polls held
+     * here are answered from it, with no query; this instance skips its own announcements).
+     */
+    public Uni<StoredBatch> insert(List<NewNotification> batch) {
         if (batch.isEmpty()) {
-            return Uni.createFrom().voidItem();
+            return Uni.createFrom().item(StoredBatch.EMPTY);
         }
         int size = batch.size();
         UUID[] players = new UUID[size];
@@ -151,7 +212,41 @@ public class NotificationStore {
         }
         Tuple args = Tuple.tuple().addArrayOfUUID(players).addArrayOfString(ids).addArrayOfString(messages)
                 .addArrayOfString(urls).addArrayOfString(data).addArrayOfString(etags).addArrayOfOffsetDateTime(created);
-        return ingestPool.preparedQuery(INSERT_BATCH).execute(args).replaceWithVoid();
+        return ingestPool.preparedQuery(INSERT_BATCH).execute(args).map(rows -> stored(batch, rows))
+                .invoke(stored -> listener.stored(stored)).onFailure().invoke(failure -> listener.failed(failure));
+    }
+
+    /** The batch's notifications the rows say were inserted (a repeated id: its first one in the batch). */
+    private StoredBatch stored(List<NewNotification> batch, RowSet<Row> rows) {
+        Map<String, NewNotification> byId = new HashMap<>(batch.size() * 2);
+        for (NewNotification n : batch) {
+            byId.putIfAbsent(n.player() + "/" + n.notificationId(), n);
+        }
+        Map<UUID, StoredBatch.Player> players = new HashMap<>();
+        UUID current = null;
+        long first = 0;
+        long last = 0;
+        List<StoredBatch.Inserted> inserted = null;
+        for (Row row : rows) {
+            UUID player = row.getUUID("player_uuid");
+            if (!player.equals(current)) {
+                if (current != null) {
+                    players.put(current, new StoredBatch.Player(first, last, inserted));
+                }
+                current = player;
+                first = row.getLong("first_seq");
+                last = row.getLong("last_seq");
+                inserted = new ArrayList<>();
+            }
+            Long seq = row.getLong("seq");
+            if (seq != null) {
+                inserted.add(new StoredBatch.Inserted(seq, byId.get(player + "/" + row.getString("notification_id")), this));
+            }
+        }
+        if (current != null) {
+            players.put(current, new StoredBatch.Player(first, last, inserted));
+        }
+        return new StoredBatch(players);
     }
 
     /**
@@ -159,12 +254,43 @@ public class NotificationStore {
      * here, bounded by the query deadline ({@link StoreDeadline}).
      */
     public Uni<List<StoredNotification>> after(UUID player, long seq, int limit) {
+        afterQueries.increment();
         return deadline.bound(pool.preparedQuery(AFTER).execute(Tuple.of(player, seq, limit))).map(rows -> {
             List<StoredNotification> page = new ArrayList<>(rows.size());
             for (Row row : rows) {
                 page.add(stored(row));
             }
             return page;
+        });
+    }
+
+    /** Up to {@code limit} of {@code player}'s notifications after sequence {@code after}. */
+    public record Want(UUID player, long after, int limit) {
+    }
+
+    /**
+     * What several polls need, in one query (the wake-up of many players costs one round trip): for each want,
+     * in order, its notifications oldest first.
+     */
+    public Uni<List<List<StoredNotification>>> after(List<Want> wants) {
+        UUID[] players = new UUID[wants.size()];
+        Long[] afters = new Long[wants.size()];
+        Integer[] limits = new Integer[wants.size()];
+        for (int i = 0; i < wants.size(); i++) {
+            players[i] = wants.get(i).player();
+            afters[i] = wants.get(i).after();
+            limits[i] = wants.get(i).limit();
+        }
+        afterManyQueries.increment();
+        return deadline.bound(pool.preparedQuery(AFTER_MANY).execute(Tuple.of(players, afters, limits))).map(rows -> {
+            List<List<StoredNotification>> found = new ArrayList<>(wants.size());
+            for (int i = 0; i < wants.size(); i++) {
+                found.add(new ArrayList<>());
+            }
+            for (Row row : rows) {
+                found.get(row.getLong("k").intValue() - 1).add(stored(row));
+            }
+            return found;
         });
     }
 
@@ -179,6 +305,7 @@ public class NotificationStore {
      * @param token          the cursor as a position token (null when it is not one)
      */
     public Uni<Start> start(UUID player, String notificationId, Long token, boolean earliest, int limit) {
+        startQueries.increment();
         return deadline.bound(pool.preparedQuery(START)
                 .execute(Tuple.from(new Object[] { player, notificationId, token, earliest, limit })))
                 .map(rows -> {
@@ -198,6 +325,7 @@ public class NotificationStore {
 
     /** The last sequence handed out to each of {@code players}; players never notified are absent. */
     public Uni<Map<UUID, Long>> heads(List<UUID> players) {
+        headQueries.increment();
         return deadline.bound(pool.preparedQuery(HEADS).execute(Tuple.of(players.toArray(UUID[]::new))))
                 .map(rows -> {
                     Map<UUID, Long> heads = new HashMap<>(rows.size() * 2);
@@ -223,7 +351,8 @@ public class NotificationStore {
                 row.getString("notification_id"), row.getOffsetDateTime("created").toInstant()));
     }
 
-    private Map<String, Object> customData(String json) {
+    /** {@code custom_data} read from its stored JSON text. */
+    Map<String, Object> customData(String json) {
         if (json == null) {
             return null;
         }

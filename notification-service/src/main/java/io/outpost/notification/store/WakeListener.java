@@ -1,6 +1,8 @@
 package io.outpost.notification.store;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -10,6 +12,8 @@ import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.notification.config.NotificationConfig;
 import io.outpost.notification.service.PollRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -39,6 +43,9 @@ public class WakeListener {
     private static final Duration FIRST_WAIT = Duration.ofSeconds(10);
 
     private final PollRegistry registry;
+    /** Announcements of what another instance stored, and of what this one stored (skipped). */
+    private final Counter fromOthers;
+    private final Counter fromSelf;
     private final Vertx vertx;
     private final DatabaseConnections connections;
     private final long reconnectMillis;
@@ -49,11 +56,21 @@ public class WakeListener {
     private volatile boolean stopped;
     private long keepalive = -1;
 
-    public WakeListener(PollRegistry registry, Vertx vertx, NotificationConfig config, DatabaseConnections connections) {
+    public WakeListener(PollRegistry registry, Vertx vertx, NotificationConfig config, DatabaseConnections connections,
+            MeterRegistry meters) {
+        this.fromOthers = announcements(meters, "other");
+        this.fromSelf = announcements(meters, "self");
         this.registry = registry;
         this.vertx = vertx;
         this.connections = connections;
         this.reconnectMillis = Math.max(1, config.listenReconnectDelay().toMillis());
+    }
+
+    private static Counter announcements(MeterRegistry meters, String origin) {
+        return Counter.builder("outpost.notification.announcements").tag("origin", origin)
+                .description("Announcements of stored notifications received (one NOTIFY names up to 100 players), "
+                        + "by whether this instance's own ingest stored them (skipped) or another's")
+                .register(meters);
     }
 
     /** Listening before the instance takes requests, so no announcement is missed after start. */
@@ -108,6 +125,7 @@ public class WakeListener {
                 listening = true;
                 LOG.debug("listening for stored notifications");
                 firstListen.complete(null);
+                registry.announcementsComplete(true);
                 registry.recheck(); // whatever was announced while not listening
             });
         });
@@ -126,6 +144,7 @@ public class WakeListener {
             downSince = System.nanoTime();
         }
         listening = false;
+        registry.announcementsComplete(false);
         if (!stopped) {
             LOG.warnf("not listening for stored notifications (%s); retrying in %d ms", why, reconnectMillis);
             vertx.setTimer(reconnectMillis, id -> connect());
@@ -145,20 +164,30 @@ public class WakeListener {
                 });
     }
 
-    /** "player:first:last,…" (or bare player uuids, as older instances announce them). */
+    /**
+     * "origin|player:first:last,…" (or, from older instances, "player:first:last,…" or bare player uuids): one
+     * batch of polls. What this instance's own ingest stored is skipped: it is handed to the polls directly.
+     */
     private void announced(String payload) {
-        for (String entry : payload.split(",")) {
+        int bar = payload.indexOf('|');
+        if (bar >= 0 && payload.regionMatches(0, DatabaseConnections.INGEST_APPLICATION_NAME, 0, bar)
+                && bar == DatabaseConnections.INGEST_APPLICATION_NAME.length()) {
+            fromSelf.increment();
+            return;
+        }
+        fromOthers.increment();
+        List<PollRegistry.Announcement> announcements = new ArrayList<>();
+        for (String entry : payload.substring(bar + 1).split(",")) {
             String[] parts = entry.split(":");
             try {
                 UUID player = UUID.fromString(parts[0]);
-                if (parts.length == 3) {
-                    registry.wake(player, Long.parseLong(parts[1]), Long.parseLong(parts[2]));
-                } else {
-                    registry.wake(player, -1, -1);
-                }
+                announcements.add(parts.length == 3
+                        ? new PollRegistry.Announcement(player, Long.parseLong(parts[1]), Long.parseLong(parts[2]))
+                        : new PollRegistry.Announcement(player, -1, -1));
             } catch (IllegalArgumentException ignored) {
                 // not ours: only the notification table's trigger writes to this channel
             }
         }
+        registry.announced(announcements);
     }
 }

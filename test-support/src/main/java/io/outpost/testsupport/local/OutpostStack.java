@@ -128,6 +128,30 @@ public final class OutpostStack implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts one more instance of a service — same package, same configuration, its own free port — as a second
+     * replica is in Kubernetes (it shares the consumer group and the database); returns once it is ready. The
+     * gateway keeps routing to the first instance; the replica is stopped with the stack, or by {@link #kill}.
+     */
+    public synchronized Service replica(String name) throws IOException, InterruptedException {
+        Service replica = new Service(service(name).name(), freePort());
+        progress.accept("starting a replica of " + name + " on " + replica.url());
+        running.put(replica, launch(replica, backing.postgres()));
+        awaitReady(replica);
+        return replica;
+    }
+
+    /** Stops one replica with SIGTERM (its held polls are answered) and waits until it is gone. */
+    public synchronized void stop(Service replica) throws InterruptedException {
+        Process process = running.remove(replica);
+        if (process != null) {
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+
     public synchronized boolean isRunning(String name) {
         Process process = running.get(service(name));
         return process != null && process.isAlive();
@@ -177,7 +201,8 @@ public final class OutpostStack implements AutoCloseable {
     }
 
     public Path log(Service service) {
-        return logs.resolve(service.name() + ".log");
+        return logs.resolve(service.equals(service(service.name())) ? service.name() + ".log"
+                : service.name() + "-" + service.port() + ".log");
     }
 
     /** Closes the gateway, then stops each service (SIGTERM: held polls are answered), forcing after 30 s. */

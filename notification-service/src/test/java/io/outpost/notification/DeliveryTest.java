@@ -1,0 +1,152 @@
+package io.outpost.notification;
+
+import static io.outpost.notification.Fixture.ids;
+import static io.outpost.notification.Fixture.page;
+import static io.outpost.notification.Fixture.poll;
+import static io.outpost.notification.Fixture.reader;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.outpost.model.Topics;
+import io.outpost.model.api.NotificationPage;
+import io.outpost.notification.service.PollRegistry;
+import io.outpost.notification.store.NotificationStore;
+import io.outpost.notification.store.WakeListener;
+import io.outpost.support.store.StoreDeadline;
+import io.outpost.testsupport.BackingServices;
+import io.outpost.testsupport.PostgresConnection;
+import io.outpost.testsupport.TestKafka;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.PoolOptions;
+
+/**
+ * Issue 10's principle, counted in queries of the poll path: no database round trip between a record this
+ * instance ingests and the held poll it answers, none for a client that re-polls with the cursor it was just
+ * given, and one — not one per poll — for an announcement of many players stored by another instance.
+ */
+@QuarkusTest
+class DeliveryTest {
+
+    private static final TestKafka KAFKA = new TestKafka();
+    private static io.vertx.sqlclient.Pool otherPool;
+    private static NotificationStore otherReplica;
+
+    @Inject
+    PollRegistry registry;
+
+    @Inject
+    MeterRegistry meters;
+
+    @Inject
+    WakeListener listener;
+
+    @BeforeAll
+    static void secondReplica() {
+        PostgresConnection pg = BackingServices.shared().postgres();
+        otherPool = PgBuilder.pool().with(new PoolOptions().setMaxSize(1)).connectingTo(new PgConnectOptions()
+                .setHost(pg.host()).setPort(pg.port()).setDatabase(pg.database()).setUser(pg.username())
+                .setPassword(pg.password())).build();
+        otherReplica = new NotificationStore(Pool.newInstance(otherPool), new ObjectMapper(),
+                new StoreDeadline(Duration.ofSeconds(5)));
+    }
+
+    @AfterAll
+    static void close() {
+        otherPool.close();
+        KAFKA.close();
+    }
+
+    private double queries(String kind) {
+        return meters.find("outpost.notification.store.queries").tag("query", kind).counter().count();
+    }
+
+    private double pollReads() {
+        return queries("start") + queries("after") + queries("after_many") + queries("heads");
+    }
+
+    /** Continuations are used only while every announcement reaches the instance. */
+    @BeforeEach
+    void listening() {
+        await().atMost(Duration.ofSeconds(30)).until(listener::listening);
+    }
+
+    private void awaitWaiting(UUID player, int polls) {
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                .until(() -> registry.waitingBy(player) == polls);
+    }
+
+    private static void publish(UUID player, String id) {
+        KAFKA.send(Topics.PLAYER_NOTIFICATIONS, player.toString(), "{\"player_uuid\":\"" + player
+                + "\",\"message\":\"m\",\"notification_id\":\"" + id + "\"}");
+    }
+
+    @Test
+    void aPollIsAnsweredFromWhatThisInstanceIngestedAndItsRepollIsHeldWithoutAQuery() throws Exception {
+        UUID player = UUID.randomUUID();
+        CompletableFuture<HttpResponse<String>> first = poll(reader(player), "deadline=20");
+        awaitWaiting(player, 1);
+        double before = pollReads();
+        publish(player, "a");
+        NotificationPage page = page(first.get());
+        assertThat(ids(page)).containsExactly("a");
+
+        CompletableFuture<HttpResponse<String>> next = poll(reader(player), "deadline=20&exclude_before=" + page.cursor());
+        awaitWaiting(player, 1);
+        publish(player, "b");
+        publish(player, "c");
+        NotificationPage second = page(next.get());
+        assertThat(ids(second)).first().isEqualTo("b");
+        assertThat(pollReads()).as("queries of the poll path: start %s after %s after_many %s heads %s", queries("start"),
+                queries("after"), queries("after_many"), queries("heads")).isEqualTo(before);
+        // the rest comes along the cursor loop, whatever arrived in which batch
+        List<String> all = new ArrayList<>(ids(second));
+        String cursor = second.cursor();
+        while (all.size() < 2) {
+            NotificationPage more = page(poll(reader(player), "deadline=20&exclude_before=" + cursor).get());
+            all.addAll(ids(more));
+            cursor = more.cursor();
+        }
+        assertThat(all).containsExactly("b", "c");
+    }
+
+    @Test
+    void anotherInstancesStoreOfManyPlayersWakesTheirPollsWithOneQuery() throws Exception {
+        List<UUID> players = new ArrayList<>();
+        List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            UUID player = UUID.randomUUID();
+            players.add(player);
+            held.add(poll(reader(player), "deadline=20"));
+        }
+        players.forEach(player -> awaitWaiting(player, 1));
+        double single = queries("after");
+        double batched = queries("after_many");
+        otherReplica.insert(players.stream().map(p -> Fixture.note(p, "x-" + p, "hello")).toList())
+                .await().atMost(Duration.ofSeconds(10));
+        for (int i = 0; i < players.size(); i++) {
+            assertThat(ids(page(held.get(i).get()))).containsExactly("x-" + players.get(i));
+        }
+        assertThat(queries("after_many") - batched).as("queries for one announcement of 50 players").isEqualTo(1);
+        assertThat(queries("after")).isEqualTo(single);
+    }
+}
