@@ -92,7 +92,10 @@ public final class NotificationBenchmark {
                             java.net.http.HttpResponse.BodyHandlers.discarding());
                     clients.add(new PollClients(each.port(), IDLE));
                 }
+                long ramp = System.nanoTime();
                 hold(servers, clients, players, tokens);
+                System.out.printf("held %,d polls in %.1f s (2,000 new polls/s); %,d answers refused (503) and retried%n",
+                        HELD, seconds(ramp), clients.stream().mapToLong(c -> c.failed.get()).sum());
                 for (int rate : RATES) {
                     latency(servers, clients, producer, players, rate, backing.kafkaBootstrapServers(), backing.postgres());
                 }
@@ -218,7 +221,7 @@ public final class NotificationBenchmark {
         long cpu = server.cpuTicks();
         Thread.sleep(10_000);
         long idleCpu = server.cpuTicks() - cpu;
-        System.out.printf("(a) idle: %,d polls held (%,d failed to connect); RSS %,d KiB, heap after GC %,d KiB, fds %d; "
+        System.out.printf("(a) idle: %,d polls held (%,d refused and retried so far); RSS %,d KiB, heap after GC %,d KiB, fds %d; "
                 + "CPU over 10 s idle %.1f%% of one core%n", held, clients.failed.get(), rss, heap, server.openFiles(),
                 idleCpu * 100.0 / 1000.0);
         System.out.printf("    per held poll: RSS %.1f KiB and heap %.1f KiB over the baseline; %.1f KiB and %.1f KiB "

@@ -75,8 +75,10 @@ final class PollClients implements AutoCloseable {
                 })
                 .onFailure(failure -> {
                     if (running && failed.incrementAndGet() <= 5) {
-                        System.err.println("poll failed: " + failure);
+                        System.err.println("poll failed (retried in 1 s, as a client does): " + failure);
                     }
+                    // a refused poll (503: retry shortly) is sent again, as a game client would
+                    vertx.setTimer(1000, id -> hold(index, player, token, cursor));
                 });
     }
 
