@@ -21,7 +21,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.model.Topics;
@@ -29,15 +28,8 @@ import io.outpost.model.api.NotificationPage;
 import io.outpost.notification.service.PollRegistry;
 import io.outpost.notification.store.NotificationStore;
 import io.outpost.notification.store.WakeListener;
-import io.outpost.support.store.StoreDeadline;
-import io.outpost.testsupport.BackingServices;
-import io.outpost.testsupport.PostgresConnection;
 import io.outpost.testsupport.TestKafka;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
-import io.vertx.sqlclient.PoolOptions;
 
 /**
  * Issue 10's principle, counted in queries of the poll path: no database round trip between a record this
@@ -48,7 +40,7 @@ import io.vertx.sqlclient.PoolOptions;
 class DeliveryTest {
 
     private static final TestKafka KAFKA = new TestKafka();
-    private static io.vertx.sqlclient.Pool otherPool;
+    private static OtherReplica other;
     private static NotificationStore otherReplica;
 
     @Inject
@@ -62,17 +54,13 @@ class DeliveryTest {
 
     @BeforeAll
     static void secondReplica() {
-        PostgresConnection pg = BackingServices.shared().postgres();
-        otherPool = PgBuilder.pool().with(new PoolOptions().setMaxSize(1)).connectingTo(new PgConnectOptions()
-                .setHost(pg.host()).setPort(pg.port()).setDatabase(pg.database()).setUser(pg.username())
-                .setPassword(pg.password())).build();
-        otherReplica = new NotificationStore(Pool.newInstance(otherPool), new ObjectMapper(),
-                new StoreDeadline(Duration.ofSeconds(5)));
+        other = new OtherReplica("test-other-replica");
+        otherReplica = other.store;
     }
 
     @AfterAll
     static void close() {
-        otherPool.close();
+        other.close();
         KAFKA.close();
     }
 

@@ -25,25 +25,19 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.notification.service.PollRegistry;
 import io.outpost.notification.store.NotificationStore;
 import io.outpost.notification.store.WakeListener;
-import io.outpost.support.store.StoreDeadline;
 import io.outpost.testsupport.BackingServices;
 import io.outpost.testsupport.PostgresConnection;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
-import io.vertx.sqlclient.PoolOptions;
 
 /** DESIGN §4 wake-ups: across replicas through PostgreSQL, after the listener lost its connection, and cheaply. */
 @QuarkusTest
 class WakeUpTest {
 
-    private static io.vertx.sqlclient.Pool otherPool;
+    private static OtherReplica other;
     /** Another replica's store: its own connections, its own NOTIFY. */
     private static NotificationStore otherReplica;
 
@@ -58,17 +52,13 @@ class WakeUpTest {
 
     @BeforeAll
     static void secondReplica() {
-        PostgresConnection pg = BackingServices.shared().postgres();
-        otherPool = PgBuilder.pool().with(new PoolOptions().setMaxSize(1)).connectingTo(new PgConnectOptions()
-                .setHost(pg.host()).setPort(pg.port()).setDatabase(pg.database()).setUser(pg.username())
-                .setPassword(pg.password()).addProperty("application_name", "test-other-replica")).build();
-        otherReplica = new NotificationStore(Pool.newInstance(otherPool), new ObjectMapper(),
-                new StoreDeadline(Duration.ofSeconds(5)));
+        other = new OtherReplica("test-other-replica");
+        otherReplica = other.store;
     }
 
     @AfterAll
     static void closeSecondReplica() {
-        otherPool.close();
+        other.close();
     }
 
     @Test
