@@ -72,7 +72,7 @@ public class DatabaseConnections {
     @Singleton
     @Identifier(INGEST)
     Pool ingestPool(io.vertx.core.Vertx vertx) {
-        return Pool.newInstance(PgBuilder.pool().with(new PoolOptions().setMaxSize(INGEST_CONNECTIONS).setName("ingest"))
+        return Pool.newInstance(PgBuilder.pool().with(BoundedPgPool.unTimed(new PoolOptions().setMaxSize(INGEST_CONNECTIONS).setName("ingest")))
                 .connectingTo(BoundedPgPool.bound(options(), store).addProperty("application_name", INGEST_APPLICATION_NAME))
                 .using(vertx).build());
     }

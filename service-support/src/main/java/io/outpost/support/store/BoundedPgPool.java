@@ -28,15 +28,23 @@ public class BoundedPgPool implements PgPoolCreator {
 
     @Override
     public Pool create(Input input) {
-        // Not PoolOptions.connectionTimeout: in Vert.x 4.5 its timer is never cancelled (every query logs
-        // "Result is already complete" once it fires) and a waiter it fails stays queued, so a burst fills the wait
-        // queue with requests already given up. The query deadline (StoreDeadline) bounds the wait instead.
-        PoolOptions pool = input.poolOptions().setMaxWaitQueueSize(config.maxWaitQueue());
+        PoolOptions pool = unTimed(input.poolOptions()).setMaxWaitQueueSize(config.maxWaitQueue());
         for (PgConnectOptions options : input.pgConnectOptionsList()) {
             bound(options, config);
         }
         return PgBuilder.pool().with(pool).connectingTo(new ArrayList<SqlConnectOptions>(input.pgConnectOptionsList()))
                 .using(input.vertx()).build();
+    }
+
+    /**
+     * No pool-side wait timeout (Vert.x's default is 30 s): in Vert.x 4.5 its timer is not cancelled when a query
+     * is refused because the wait queue is full, and 30 s later it fails the already failed query, which Vert.x
+     * logs as an uncaught "Result is already complete" with its stack trace — one per refused query, so a burst of
+     * refusals becomes a storm of logging (and garbage) half a minute later. A waiter it does fail also stays
+     * queued. The query deadline ({@link StoreDeadline}) bounds the wait instead.
+     */
+    public static PoolOptions unTimed(PoolOptions pool) {
+        return pool.setConnectionTimeout(0);
     }
 
     /** The connection-level bounds, also for the connections a service opens beside the pool. */
