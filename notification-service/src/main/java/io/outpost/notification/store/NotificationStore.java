@@ -78,26 +78,33 @@ public class NotificationStore {
             SELECT seq, notification_id, message, svc_url, custom_data::text AS custom_data, etag, created
             FROM notification.notification WHERE player_uuid = $1 AND seq > $2 ORDER BY seq LIMIT $3""";
     /**
-     * Where a poll starts and what follows it, in one round trip and one snapshot: the sequence the cursor names
-     * ($2: an id of the player's; $3: a position token), the player's last sequence, and up to $5 notifications
-     * after the start (the same rule as {@code Cursors.resolve}; $4: earliest).
+     * Where each of several new polls starts and what follows, in one round trip and one snapshot: for each
+     * (player $1, cursor as an id of the player's $2, cursor as a position token $3, earliest $4, limit $5), in
+     * order ($k), the sequence the cursor names, the player's last sequence, and up to the limit of notifications
+     * after the start (the same rule as {@code Cursors.resolve}). A poll without notifications gives one row with
+     * a null {@code seq}.
      */
-    private static final String START = """
-            WITH pos AS (
-                SELECT (SELECT seq FROM notification.notification WHERE player_uuid = $1 AND notification_id = $2)
+    private static final String START_MANY = """
+            WITH w AS (
+                SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::bool[], $5::int[])
+                    WITH ORDINALITY AS w(p, id, tok, earliest, lim, k)),
+            pos AS (
+                SELECT w.*,
+                       (SELECT seq FROM notification.notification WHERE player_uuid = w.p AND notification_id = w.id)
                            AS named_seq,
-                       COALESCE((SELECT last_seq FROM notification.player_cursor WHERE player_uuid = $1), 0) AS last_seq)
-            SELECT pos.named_seq, pos.last_seq, n.seq, n.notification_id, n.message, n.svc_url,
+                       COALESCE((SELECT last_seq FROM notification.player_cursor WHERE player_uuid = w.p), 0) AS last_seq
+                FROM w)
+            SELECT pos.k, pos.named_seq, pos.last_seq, n.seq, n.notification_id, n.message, n.svc_url,
                    n.custom_data::text AS custom_data, n.etag, n.created
             FROM pos LEFT JOIN LATERAL (
                 SELECT * FROM notification.notification
-                WHERE player_uuid = $1 AND seq > CASE
+                WHERE player_uuid = pos.p AND seq > CASE
                     WHEN pos.named_seq IS NOT NULL THEN pos.named_seq
-                    WHEN $3::bigint IS NOT NULL AND $3::bigint <= pos.last_seq THEN $3::bigint
-                    WHEN $4 THEN 0
+                    WHEN pos.tok IS NOT NULL AND pos.tok <= pos.last_seq THEN pos.tok
+                    WHEN pos.earliest THEN 0
                     ELSE pos.last_seq END
-                ORDER BY seq LIMIT $5) n ON true
-            ORDER BY n.seq""";
+                ORDER BY seq LIMIT pos.lim) n ON true
+            ORDER BY pos.k, n.seq""";
     /**
      * Up to $2 players' oldest notifications: for each player with a notification stored before $1, everything up
      * to and including the last such one in its sequence — always a prefix, never a hole in the middle.
@@ -130,6 +137,7 @@ public class NotificationStore {
     private final Counter afterQueries;
     private final Counter afterManyQueries;
     private final Counter headQueries;
+    private final StartBatches starts;
 
     /**
      * @param pool       reads of the long polls
@@ -146,6 +154,7 @@ public class NotificationStore {
         this.afterQueries = queries(meters, "after");
         this.afterManyQueries = queries(meters, "after_many");
         this.headQueries = queries(meters, "heads");
+        this.starts = new StartBatches(this, deadline);
     }
 
     /** One pool for everything (a second replica in tests). */
@@ -298,28 +307,57 @@ public class NotificationStore {
     public record Start(CursorLookup lookup, List<StoredNotification> page) {
     }
 
+    /** A new poll's cursor: as a notification id (may be null) and as a position token (null when not one). */
+    public record StartWant(UUID player, String notificationId, Long token, boolean earliest, int limit) {
+    }
+
     /**
-     * Resolves a poll's cursor and reads the first page after it in one query.
+     * Resolves a poll's cursor and reads the first page after it. New polls are looked up together
+     * ({@link StartBatches}): one query for all that arrive while others run, so a burst of new polls costs a few
+     * queries, not one each. Bounded by the query deadline like every read here.
      *
      * @param notificationId the cursor as a notification id (may be null)
      * @param token          the cursor as a position token (null when it is not one)
      */
     public Uni<Start> start(UUID player, String notificationId, Long token, boolean earliest, int limit) {
+        return starts.start(new StartWant(player, notificationId, token, earliest, limit));
+    }
+
+    /** One query for several new polls: for each want, in order, its start. */
+    Uni<List<Start>> start(List<StartWant> wants) {
+        int size = wants.size();
+        UUID[] players = new UUID[size];
+        String[] ids = new String[size];
+        Long[] tokens = new Long[size];
+        Boolean[] earliest = new Boolean[size];
+        Integer[] limits = new Integer[size];
+        for (int i = 0; i < size; i++) {
+            StartWant want = wants.get(i);
+            players[i] = want.player();
+            ids[i] = want.notificationId();
+            tokens[i] = want.token();
+            earliest[i] = want.earliest();
+            limits[i] = want.limit();
+        }
         startQueries.increment();
-        return deadline.bound(pool.preparedQuery(START)
-                .execute(Tuple.from(new Object[] { player, notificationId, token, earliest, limit })))
+        return deadline.bound(pool.preparedQuery(START_MANY).execute(Tuple.of(players, ids, tokens, earliest, limits)))
                 .map(rows -> {
-                    CursorLookup lookup = null;
-                    List<StoredNotification> page = new ArrayList<>();
+                    List<Start> starts = new ArrayList<>(size);
+                    List<StoredNotification> page = null;
                     for (Row row : rows) {
-                        if (lookup == null) {
-                            lookup = new CursorLookup(row.getLong("named_seq"), row.getLong("last_seq"));
+                        int k = row.getLong("k").intValue() - 1;
+                        if (k == starts.size()) {
+                            page = new ArrayList<>();
+                            starts.add(new Start(new CursorLookup(row.getLong("named_seq"), row.getLong("last_seq")), page));
                         }
                         if (row.getLong("seq") != null) {
                             page.add(stored(row));
                         }
                     }
-                    return new Start(lookup, page);
+                    if (starts.size() != size) {
+                        throw new IllegalStateException("start query answered " + starts.size() + " of " + size + " polls");
+                    }
+                    return starts;
                 });
     }
 
