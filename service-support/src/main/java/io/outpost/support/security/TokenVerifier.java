@@ -50,7 +50,7 @@ public class TokenVerifier {
     private final RevocationList revocations;
     private final Clock clock;
     private final Duration clockSkew;
-    private final Cache<String, VerifiedToken> verified;
+    private final Cache<TokenDigest, VerifiedToken> verified;
 
     public TokenVerifier(KeySource keys, JWTParser parser, JWTAuthContextInfo library, RevocationList revocations,
             SecurityConfig config, Clock clock) {
@@ -61,18 +61,19 @@ public class TokenVerifier {
         this.clockSkew = Duration.ofSeconds(library.getClockSkew());
         this.verified = config.verifiedTokenCacheSize() <= 0 ? null
                 : Caffeine.newBuilder().maximumSize(config.verifiedTokenCacheSize())
-                        .expireAfter(new ExpireAt<String, VerifiedToken>(clock,
+                        .expireAfter(new ExpireAt<TokenDigest, VerifiedToken>(clock,
                                 token -> token.expiresAt().plus(clockSkew))).build();
     }
 
     /** The token's content, or a failure with {@link AuthRefusedException}. */
     public Uni<VerifiedToken> verify(String compact) {
-        VerifiedToken known = verified == null ? null : verified.getIfPresent(compact);
+        TokenDigest key = verified == null ? null : TokenDigest.of(compact);
+        VerifiedToken known = key == null ? null : verified.getIfPresent(key);
         if (known != null) {
             if (keys.published(known.kid()) && clock.instant().isBefore(known.expiresAt().plus(clockSkew))) {
                 return Uni.createFrom().item(() -> unlessRevoked(known));
             }
-            verified.invalidate(compact); // its key left the set, or it expired: verified afresh, and refused
+            verified.invalidate(key); // its key left the set, or it expired: verified afresh, and refused
         }
         if (!COMPACT_JWS.matcher(compact).matches()) {
             return refuse(AuthErrorCode.NOT_JWT, "The access token is not a JWT");
@@ -93,10 +94,11 @@ public class TokenVerifier {
             return refuse(AuthErrorCode.INVALID_KEY_ID, "The access token names no signing key");
         }
         String typ = jws.getHeader("typ");
-        return keys.key(kid).map(key -> unlessRevoked(check(compact, alg, kid, typ, key)));
+        return keys.key(kid).map(found -> unlessRevoked(check(compact, key, alg, kid, typ, found)));
     }
 
-    private VerifiedToken check(String compact, String alg, String kid, String typ, Optional<PublicKey> key) {
+    private VerifiedToken check(String compact, TokenDigest cacheKey, String alg, String kid, String typ,
+            Optional<PublicKey> key) {
         if (key.isEmpty()) {
             throw new AuthRefusedException(AuthErrorCode.INVALID_KEY_ID, "The access token's signing key is unknown");
         }
@@ -118,7 +120,7 @@ public class TokenVerifier {
         }
         VerifiedToken read = VerifiedTokens.read(token, kid);
         if (verified != null) {
-            verified.put(compact, read);
+            verified.put(cacheKey, read);
         }
         return read;
     }

@@ -102,6 +102,21 @@ class BearerTokenTest {
         refused(player("Bearer " + parts[0] + "." + forged + "." + parts[2]), "auth_token_sig_invalid");
     }
 
+    /** The cache of verified tokens (keyed by digest) remembers that token only, never one that differs from it. */
+    @Test
+    void aRememberedTokenVouchesForNoOtherToken() {
+        String token = reader().client("remembered").sign();
+        player("Bearer " + token).statusCode(200);
+        player("Bearer " + token).statusCode(200).body("client_id", is("remembered")); // from the cache
+        String[] parts = token.split("\\.");
+        String forged = TOKENS.token().permissions("*").player(PLAYER).client("forged").sign().split("\\.")[1];
+        refused(player("Bearer " + parts[0] + "." + forged + "." + parts[2]), "auth_token_sig_invalid");
+        int at = parts[0].length() + parts[1].length() + 12; // inside the signature, away from its padding bits
+        String oneCharChanged = token.substring(0, at) + (token.charAt(at) == 'A' ? 'B' : 'A') + token.substring(at + 1);
+        refused(player("Bearer " + oneCharChanged), "auth_token_sig_invalid");
+        player("Bearer " + token).statusCode(200).body("client_id", is("remembered"));
+    }
+
     @Test
     void tokenSignedByAnUnpublishedKeyIsSignatureInvalid() {
         refused(player("Bearer " + reader().untrustedKey().sign()), "auth_token_sig_invalid");
