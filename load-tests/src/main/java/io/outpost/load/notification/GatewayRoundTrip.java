@@ -30,12 +30,14 @@ import io.outpost.testsupport.local.OutpostStack;
  * whose token may publish to its own player and read its notifications. Each round holds a long poll through the
  * gateway, then publishes one notification through the gateway (HTTP → Kafka → ingest → PostgreSQL → the held
  * poll) and times the publish request's start to the poll's answer. One round at a time: no load but this.
- * Settings: -Drounds=300 -Dwarmup=50.
+ * The same rounds then go straight to notification-service, so the gateway's share shows. The warm-up is long
+ * enough for the JIT to compile the path (a few hundred rounds leave it half interpreted).
+ * Settings: -Drounds=300 -Dwarmup=1000.
  */
 public final class GatewayRoundTrip {
 
     private static final int ROUNDS = Integer.getInteger("rounds", 300);
-    private static final int WARMUP = Integer.getInteger("warmup", 50);
+    private static final int WARMUP = Integer.getInteger("warmup", 1000);
     private static final String CLIENT = "bench-game";
     private static final String SECRET = "bench-game-secret-" + UUID.randomUUID();
     private static final String POLL = "/notification/v1/player/me/stream/notification/lp";
@@ -61,35 +63,44 @@ public final class GatewayRoundTrip {
             String gateway = stack.gatewayUrl();
             String token = token(http, gateway);
             String cursor = poll(http, gateway, token, null, 0).join();
-            Histogram roundTrip = new Histogram(3);
-            Histogram publishOnly = new Histogram(3);
-            for (int round = 0; round < WARMUP + ROUNDS; round++) {
-                CompletableFuture<String> held = poll(http, gateway, token, cursor, 30);
-                Thread.sleep(30); // the poll is held before the notification is published
-                long start = System.nanoTime();
-                HttpResponse<String> published = http.send(HttpRequest.newBuilder(URI.create(gateway
-                        + "/notification/v1/player/" + player + "/notification"))
-                        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"notifications\":[{\"message\":\"round " + round
-                                + "\"}]}")).build(), HttpResponse.BodyHandlers.ofString());
-                long accepted = System.nanoTime();
-                if (published.statusCode() != 202) {
-                    throw new IllegalStateException("publish answered " + published.statusCode() + ": " + published.body());
-                }
-                cursor = held.get(30, TimeUnit.SECONDS);
-                long answered = System.nanoTime();
-                if (round >= WARMUP) {
-                    roundTrip.recordValue(TimeUnit.NANOSECONDS.toMicros(answered - start));
-                    publishOnly.recordValue(TimeUnit.NANOSECONDS.toMicros(accepted - start));
-                }
-            }
-            System.out.printf("publish → held poll's answer, through the gateway, %d rounds (after %d warm-up): "
-                    + "p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms%n", ROUNDS, WARMUP,
-                    roundTrip.getValueAtPercentile(50) / 1000.0, roundTrip.getValueAtPercentile(90) / 1000.0,
-                    roundTrip.getValueAtPercentile(99) / 1000.0, roundTrip.getMaxValue() / 1000.0);
-            System.out.printf("    of which the publish request (202 once Kafka acknowledged): p50 %.1f ms, p99 %.1f ms%n",
-                    publishOnly.getValueAtPercentile(50) / 1000.0, publishOnly.getValueAtPercentile(99) / 1000.0);
+            String direct = stack.service("notification-service").url();
+            cursor = rounds(http, gateway, token, player, cursor, "through the gateway");
+            rounds(http, direct, token, player, cursor, "straight to notification-service (no gateway)");
         }
+    }
+
+    /** WARMUP + ROUNDS rounds against {@code base}; prints the figures of the last ROUNDS. Answers the last cursor. */
+    private static String rounds(HttpClient http, String base, String token, UUID player, String cursor, String label)
+            throws Exception {
+        Histogram roundTrip = new Histogram(3);
+        Histogram publishOnly = new Histogram(3);
+        for (int round = 0; round < WARMUP + ROUNDS; round++) {
+            CompletableFuture<String> held = poll(http, base, token, cursor, 30);
+            Thread.sleep(30); // the poll is held before the notification is published
+            long start = System.nanoTime();
+            HttpResponse<String> published = http.send(HttpRequest.newBuilder(URI.create(base
+                    + "/notification/v1/player/" + player + "/notification"))
+                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"notifications\":[{\"message\":\"round " + round
+                            + "\"}]}")).build(), HttpResponse.BodyHandlers.ofString());
+            long accepted = System.nanoTime();
+            if (published.statusCode() != 202) {
+                throw new IllegalStateException("publish answered " + published.statusCode() + ": " + published.body());
+            }
+            cursor = held.get(30, TimeUnit.SECONDS);
+            long answered = System.nanoTime();
+            if (round >= WARMUP) {
+                roundTrip.recordValue(TimeUnit.NANOSECONDS.toMicros(answered - start));
+                publishOnly.recordValue(TimeUnit.NANOSECONDS.toMicros(accepted - start));
+            }
+        }
+        System.out.printf("publish → held poll's answer, %s, %d rounds (after %d warm-up): "
+                + "p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms%n", label, ROUNDS, WARMUP,
+                roundTrip.getValueAtPercentile(50) / 1000.0, roundTrip.getValueAtPercentile(90) / 1000.0,
+                roundTrip.getValueAtPercentile(99) / 1000.0, roundTrip.getMaxValue() / 1000.0);
+        System.out.printf("    of which the publish request (202 once Kafka acknowledged): p50 %.1f ms, p99 %.1f ms%n",
+                publishOnly.getValueAtPercentile(50) / 1000.0, publishOnly.getValueAtPercentile(99) / 1000.0);
+        return cursor;
     }
 
     /** A poll through the gateway; answers the cursor of its answer, which must hold a notification unless deadline 0. */
