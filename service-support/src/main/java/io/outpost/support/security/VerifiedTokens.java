@@ -39,10 +39,38 @@ final class VerifiedTokens {
         String player = string(token.getClaim("player_uuid"), "player_uuid");
         String clientId = string(token.getClaim("client_id"), "client_id");
         String jti = string(token.getClaim("jti"), "jti");
-        String subject = token.getSubject();
-        return new VerifiedToken(subject, clientId == null ? subject : clientId, permissions, player,
-                Instant.ofEpochSecond(token.getIssuedAtTime()), Instant.ofEpochSecond(token.getExpirationTime()), jti,
-                kid);
+        String subject = SHARED.shared(token.getSubject());
+        return new VerifiedToken(subject, clientId == null ? subject : SHARED.shared(clientId),
+                SHARED.shared(List.copyOf(permissions)), player, Instant.ofEpochSecond(token.getIssuedAtTime()),
+                Instant.ofEpochSecond(token.getExpirationTime()), jti, SHARED.shared(kid));
+    }
+
+    /**
+     * One instance of each value that many tokens repeat (client ids, permission lists, key ids), so a token
+     * remembered per held poll does not carry its own copies. Only values of tokens already verified get here, and
+     * at most {@link Shared#MAX} of them: past that, values are kept as they are.
+     */
+    private static final Shared SHARED = new Shared();
+
+    static final class Shared {
+        static final int MAX = 10_000;
+        private final java.util.concurrent.ConcurrentHashMap<Object, Object> values = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @SuppressWarnings("unchecked")
+        <T> T shared(T value) {
+            if (value == null) {
+                return null;
+            }
+            Object known = values.get(value);
+            if (known != null) {
+                return (T) known;
+            }
+            if (values.size() >= MAX) {
+                return value;
+            }
+            Object raced = values.putIfAbsent(value, value);
+            return raced == null ? value : (T) raced;
+        }
     }
 
     /** The DESIGN §3 refusal for a token the library refused. */
