@@ -35,7 +35,7 @@ import io.outpost.testsupport.TestTokens;
  * CPU. With {@code -Dreplicas=2} two instances share the consumer group and the polls (player i on instance
  * i mod 2), so about half the deliveries cross instances through PostgreSQL's announcements; each instance's
  * queries per announcement are reported. Settings: -Dingest=200000 -Dheld=10000 -Drates=1000,5000 -Dseconds=30
- * -Didle=19000 -Dreplicas=1 -Dserver.jvm="-Xmx1g".
+ * -Didle=19000 -Dreplicas=1 -Dwarmup=20 -Dserver.jvm="-Xmx1g".
  */
 public final class NotificationBenchmark {
 
@@ -46,7 +46,7 @@ public final class NotificationBenchmark {
     private static final int REPLICAS = Integer.getInteger("replicas", 1);
     private static final int SECONDS = Integer.getInteger("seconds", 30);
     /** Seconds of each rate run before measuring: the first collections after opening many polls copy them all. */
-    private static final int WARMUP = Integer.getInteger("warmup", 5);
+    private static final int WARMUP = Integer.getInteger("warmup", 20);
     private static final int IDLE = Integer.getInteger("idle", 19_000);
 
     private NotificationBenchmark() {
