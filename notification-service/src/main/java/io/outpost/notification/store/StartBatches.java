@@ -79,7 +79,8 @@ final class StartBatches {
         if (batch == null) {
             return;
         }
-        store.start(batch.stream().map(Pending::want).toList()).subscribe().with(starts -> {
+        // deferred: should building the query throw, it fails this batch (and frees its slot) like any failure
+        Uni.createFrom().deferred(() -> store.start(batch.stream().map(Pending::want).toList())).subscribe().with(starts -> {
             finished();
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).emitter.complete(starts.get(i));
