@@ -51,10 +51,38 @@ class TwoReplicasTest {
             for (int p = 0; p < PLAYERS; p++) {
                 tokens.add(gateway.token(E2eStack.playerClient(FIRST_PLAYER + p), E2eStack.PLAYER_SECRET));
             }
-            List<String> cursors = exactlyOnceAcrossReplicas(replicas, players, tokens);
+            int owners = ownersOf(players);
+            List<String> cursors = exactlyOnceAcrossReplicas(replicas, players, tokens, owners);
             oneQueryPerAnnouncement(replicas, players, tokens, cursors);
         } finally {
             stack.stop(second);
+        }
+    }
+
+    /**
+     * Waits until both replicas are members of the consumer group with partitions of their own; answers how many
+     * of them own the partitions of {@code players} (1 when all the players' keys fall on one replica's partitions).
+     */
+    private static int ownersOf(List<UUID> players) throws Exception {
+        String group = "outpost-notification";
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
+                org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                io.outpost.testsupport.BackingServices.shared().kafkaBootstrapServers()))) {
+            Map<Integer, String> ownerOf = new java.util.HashMap<>();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        var members = admin.describeConsumerGroups(List.of(group)).all().get().get(group).members();
+                        ownerOf.clear();
+                        members.forEach(m -> m.assignment().topicPartitions().stream()
+                                .filter(tp -> tp.topic().equals(Topics.PLAYER_NOTIFICATIONS))
+                                .forEach(tp -> ownerOf.put(tp.partition(), m.consumerId())));
+                        return members.size() == 2 && members.stream().allMatch(m -> m.assignment().topicPartitions()
+                                .stream().anyMatch(tp -> tp.topic().equals(Topics.PLAYER_NOTIFICATIONS)));
+                    });
+            int partitions = ownerOf.size();
+            return (int) players.stream().map(p -> ownerOf.get(org.apache.kafka.common.utils.Utils.toPositive(
+                    org.apache.kafka.common.utils.Utils.murmur2(p.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    % partitions)).distinct().count();
         }
     }
 
@@ -63,7 +91,7 @@ class TwoReplicasTest {
      * while notifications are published to Kafka in small bursts; returns each player's last cursor.
      */
     private static List<String> exactlyOnceAcrossReplicas(List<Client> replicas, List<UUID> players,
-            List<String> tokens) throws Exception {
+            List<String> tokens, int owners) throws Exception {
         List<CompletableFuture<List<JsonNode>>> loops = new ArrayList<>();
         List<String> cursors = new ArrayList<>(java.util.Collections.nCopies(PLAYERS, (String) null));
         for (int p = 0; p < PLAYERS; p++) {
@@ -105,12 +133,16 @@ class TwoReplicasTest {
             assertThat(new HashSet<>(received.stream().map(n -> n.path("notification_id").asText()).toList()))
                     .as("player %d's notification ids", p).hasSize(EACH);
         }
+        // the players' partitions are spread over both replicas in most runs (the players are random): then each
+        // replica ingested some of them and heard the other's announcements
         for (Client replica : replicas) {
             Map<String, Double> counters = counters(replica);
-            assertThat(counters.getOrDefault("self", 0.0)).as("announcements of its own inserts: it ingested")
-                    .isPositive();
-            assertThat(counters.getOrDefault("other", 0.0)).as("announcements of the other replica's inserts")
-                    .isPositive();
+            if (owners == 2) {
+                assertThat(counters.getOrDefault("self", 0.0)).as("announcements of its own inserts: it ingested")
+                        .isPositive();
+                assertThat(counters.getOrDefault("other", 0.0)).as("announcements of the other replica's inserts")
+                        .isPositive();
+            }
         }
         return cursors;
     }
