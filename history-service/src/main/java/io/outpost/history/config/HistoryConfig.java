@@ -19,6 +19,13 @@ public interface HistoryConfig {
     @WithDefault("2000")
     int ingestBatch();
 
+    /**
+     * Database transactions a batch is stored in at once, each over its own connection (the batch's sandboxes
+     * dealt among them by lock slot, so they never wait on each other's locks). Measured in docs/benchmarks.md.
+     */
+    @WithDefault("2")
+    int ingestWriters();
+
     /** Whether this replica consumes the topic at all (a read-only replica may leave it to the others). */
     @WithDefault("true")
     boolean ingestEnabled();

@@ -28,6 +28,7 @@ import io.smallrye.mutiny.Uni;
 public class TransactionIngest extends ConsumedTopic<ConfigTransactionEvent> {
 
     private final TransactionStore store;
+    private final int writers;
 
     public TransactionIngest(TransactionStore store, ObjectMapper mapper, MeterRegistry meters, HistoryConfig config,
             @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
@@ -35,6 +36,7 @@ public class TransactionIngest extends ConsumedTopic<ConfigTransactionEvent> {
         super(Topics.SANDBOX_CONFIG_TRANSACTIONS, ConfigTransactionEvent.class, mapper, meters, new Settings(
                 bootstrapServers, config.consumerGroup(), config.ingestBatch(), config.ingestEnabled()));
         this.store = store;
+        this.writers = config.ingestWriters();
     }
 
     /**
@@ -50,6 +52,6 @@ public class TransactionIngest extends ConsumedTopic<ConfigTransactionEvent> {
 
     @Override
     protected Uni<Void> store(List<Consumed<ConfigTransactionEvent>> batch) {
-        return store.append(batch.stream().map(Consumed::event).toList()).replaceWithVoid();
+        return store.append(batch.stream().map(Consumed::event).toList(), writers).replaceWithVoid();
     }
 }

@@ -1,5 +1,6 @@
 package io.outpost.history.store;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -11,6 +12,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.model.event.ConfigTransactionEvent;
+import io.outpost.support.store.StoreFault;
+import io.smallrye.mutiny.CompositeException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -91,6 +94,42 @@ public class TransactionStore {
             return Uni.createFrom().item(0);
         }
         return pool.withTransaction(connection -> append(connection, events));
+    }
+
+    /**
+     * Appends the events not stored yet in up to {@code writers} database transactions at once, each over its
+     * own connection: the events are dealt by their sandbox's lock slot ({@code slot % writers}), so every
+     * sandbox's events stay in one transaction and in their order, and no two of these transactions ever want
+     * the same advisory lock (slots of different residues; sandboxes of different slots) — they never wait on
+     * each other. Completes when all have ended; fails when any failed, with a failure that is not about the
+     * data if there is one (so the batch is retried rather than split). Appends that committed stay: appending
+     * them again skips them.
+     */
+    public Uni<Integer> append(List<ConfigTransactionEvent> events, int writers) {
+        if (writers <= 1 || events.size() < 2) {
+            return append(events);
+        }
+        List<List<ConfigTransactionEvent>> dealt = new ArrayList<>(writers);
+        for (int w = 0; w < writers; w++) {
+            dealt.add(new ArrayList<>(events.size() / writers + 1));
+        }
+        for (ConfigTransactionEvent event : events) {
+            dealt.get(slot(UUID.fromString(event.sandboxId())) % writers).add(event);
+        }
+        List<Uni<Integer>> appends = dealt.stream().filter(part -> !part.isEmpty()).map(this::append).toList();
+        if (appends.size() == 1) {
+            return appends.get(0);
+        }
+        return Uni.join().all(appends).andCollectFailures()
+                .map(counts -> counts.stream().mapToInt(Integer::intValue).sum())
+                .onFailure(CompositeException.class).transform(TransactionStore::gravest);
+    }
+
+    /** Of the failures of concurrent appends, one not about the data if any, else the first. */
+    static Throwable gravest(Throwable failure) {
+        List<Throwable> causes = ((CompositeException) failure).getCauses();
+        return causes.stream().filter(cause -> StoreFault.of(cause) != StoreFault.DATA).findFirst()
+                .orElse(causes.get(0));
     }
 
     /**

@@ -5,6 +5,7 @@ import io.outpost.testsupport.local.Readiness;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import io.outpost.testsupport.BackingServices;
@@ -29,8 +30,12 @@ final class HistoryServiceProcess implements AutoCloseable {
         if (!Files.exists(app)) {
             throw new IOException(app + " is missing: ./mvnw -o -pl history-service package -DskipTests first");
         }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-jar", app.toString())
+        List<String> command = new java.util.ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // -Dserver.jvm="…": the service's JVM options (a profiler, another collector)
+        command.addAll(List.of(System.getProperty("server.jvm", "-Xmx512m").split(" ")));
+        command.addAll(List.of("-jar", app.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         PostgresConnection pg = backing.postgres();
         Map<String, String> env = builder.environment();

@@ -18,7 +18,11 @@ import io.outpost.model.Topics;
 /** A backlog of valid transactions on the topic (1,000 sandboxes), and the rate at which the service stores it. */
 final class IngestRun {
 
-    record Rate(double seconds) {
+    /**
+     * Seconds from the first stored row to the {@code warm}-th ({@code cold}: the service starts, compiles and fills
+     * its pools meanwhile) and from there to the last ({@code seconds}: the rate of a service that has been running).
+     */
+    record Rate(double cold, double seconds) {
     }
 
     private IngestRun() {
@@ -54,12 +58,13 @@ final class IngestRun {
     }
 
     /**
-     * Polls (bounded) until {@code count} rows are stored; seconds from the first stored row to the last. Starts
-     * before the service does: until its migrations ran the table is missing, which counts as nothing stored.
+     * Polls (bounded) until {@code warm + count} rows are stored; see {@link Rate}. Starts before the service does:
+     * until its migrations ran the table is missing, which counts as nothing stored.
      */
-    static Rate await(Connection db, int count, Duration bound) throws Exception {
+    static Rate await(Connection db, int warm, int count, Duration bound) throws Exception {
         long deadline = System.nanoTime() + bound.toNanos();
         long first = 0;
+        long warmed = 0;
         try (Statement s = db.createStatement()) {
             while (System.nanoTime() < deadline) {
                 long stored = 0;
@@ -73,8 +78,11 @@ final class IngestRun {
                 if (stored > 0 && first == 0) {
                     first = now;
                 }
-                if (stored >= count) {
-                    return new Rate((now - first) / 1e9);
+                if (stored > 0 && stored >= warm && warmed == 0) {
+                    warmed = now;
+                }
+                if (stored >= warm + count) {
+                    return new Rate((warmed - first) / 1e9, (now - warmed) / 1e9);
                 }
                 Thread.sleep(20);
             }

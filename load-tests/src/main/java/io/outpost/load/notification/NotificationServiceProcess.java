@@ -54,7 +54,7 @@ final class NotificationServiceProcess implements AutoCloseable {
             throw new IOException(app + " is missing: ./mvnw -o -pl notification-service package -DskipTests first");
         }
         List<String> command = new java.util.ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(Path.of(javaHome(), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", app.toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
@@ -75,6 +75,11 @@ final class NotificationServiceProcess implements AutoCloseable {
         NotificationServiceProcess service = new NotificationServiceProcess(process, port, log);
         service.awaitReady();
         return service;
+    }
+
+    /** The JDK the service runs on: {@code -Dserver.java.home}, else the benchmark's own. */
+    private static String javaHome() {
+        return System.getProperty("server.java.home", System.getProperty("java.home"));
     }
 
     int port() {
@@ -149,7 +154,7 @@ final class NotificationServiceProcess implements AutoCloseable {
     }
 
     private String jcmd(String command) throws IOException, InterruptedException {
-        Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+        Process jcmd = new ProcessBuilder(Path.of(javaHome(), "bin", "jcmd").toString(),
                 Long.toString(pid()), command).redirectErrorStream(true).start();
         String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         jcmd.waitFor(60, TimeUnit.SECONDS);
