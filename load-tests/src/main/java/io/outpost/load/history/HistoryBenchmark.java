@@ -58,6 +58,7 @@ public final class HistoryBenchmark {
         Path root = Path.of(opts.getOrDefault("root", ".")).toAbsolutePath().normalize();
         Path work = Files.createTempDirectory("outpost-history-bench-");
         say("work folder " + work + "; PostgreSQL with fsync on (a data folder of its own), Kafka on loopback");
+        say(io.outpost.load.machine.MachineCheck.line(work));
 
         try (BackingServices backing = BackingServices.start(work.resolve("pg"), 0, work.resolve("kafka"), 0)) {
             double produced = IngestRun.produce(backing.kafkaBootstrapServers(), warm + ingest);

@@ -42,7 +42,8 @@ public final class NotificationBenchmark {
     private static final int INGEST = Integer.getInteger("ingest", 200_000);
     private static final int HELD = Integer.getInteger("held", 10_000);
     private static final List<Integer> RATES = java.util.Arrays.stream(System.getProperty("rates",
-            System.getProperty("rate", "1000,5000")).split(",")).map(String::strip).map(Integer::valueOf).toList();
+            System.getProperty("rate", "1000,5000")).split(",")).map(String::strip).filter(r -> !r.isEmpty())
+            .map(Integer::valueOf).toList();
     private static final int REPLICAS = Integer.getInteger("replicas", 1);
     private static final int SECONDS = Integer.getInteger("seconds", 30);
     /** Seconds of each rate run before measuring: the first collections after opening many polls copy them all. */
@@ -57,6 +58,7 @@ public final class NotificationBenchmark {
         Path work = Files.createTempDirectory("outpost-bench-notification-");
         List<String> jvm = List.of(System.getProperty("server.jvm", "-Xmx1g").split(" "));
         System.out.printf("machine: %s; server JVM %s; work dir %s%n", Files.readString(Path.of("/proc/loadavg")).strip(), jvm, work);
+        System.out.println(io.outpost.load.machine.MachineCheck.line(work));
         try (BackingServices backing = BackingServices.start(work.resolve("pg"), 0, work.resolve("kafka"), 0);
                 KafkaProducer<String, String> producer = producer(backing)) {
             List<UUID> players = new ArrayList<>();
@@ -235,6 +237,11 @@ public final class NotificationBenchmark {
                 .map(e -> Map.entry(e.getKey(), e.getValue() - classesAtHeld.getOrDefault(e.getKey(), 0L)))
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(20)
                 .forEach(e -> System.out.printf("      %7.0f B  %s%n", e.getValue() / (double) (held - HELD), e.getKey()));
+        String dump = System.getProperty("heapdump");
+        if (dump != null) {
+            // -Dheapdump=/path.hprof: the live heap with every poll held, to see what each costs by referrer
+            System.out.printf("    heap dump: %s%n", server.heapDump(Path.of(dump)));
+        }
     }
 
     /** SIGTERM with every poll held: each should get its empty answer before the process exits. */

@@ -121,6 +121,11 @@ final class NotificationServiceProcess implements AutoCloseable {
         return used.find() ? Long.parseLong(used.group(1)) : -1;
     }
 
+    /** Dumps the live heap (after a full collection) to {@code file}; answers jcmd's words. */
+    String heapDump(Path file) throws IOException, InterruptedException {
+        return jcmd("GC.heap_dump " + file.toAbsolutePath()).strip();
+    }
+
     /** Live objects by class after a full collection: class name → bytes (jcmd GC.class_histogram). */
     Map<String, Long> classHistogram() throws IOException, InterruptedException {
         Map<String, Long> bytes = new java.util.HashMap<>();
