@@ -35,7 +35,8 @@ import io.outpost.testsupport.TestTokens;
  * CPU. With {@code -Dreplicas=2} two instances share the consumer group and the polls (player i on instance
  * i mod 2), so about half the deliveries cross instances through PostgreSQL's announcements; each instance's
  * queries per announcement are reported. Settings: -Dingest=200000 -Dheld=10000 -Drates=1000,5000 -Dseconds=30
- * -Didle=19000 -Dreplicas=1 -Dwarmup=20 -Dserver.jvm="-Xmx1g".
+ * -Didle=19000 -Dreplicas=1 -Dwarmup=20 -Dserver.jvm="-Xmx1g"; -Dserver.java.home runs the service on another JDK,
+ * an empty -Drates skips (b), -Dheapdump=/path.hprof dumps the live heap with every idle poll held.
  */
 public final class NotificationBenchmark {
 
