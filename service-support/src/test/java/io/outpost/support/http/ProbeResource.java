@@ -56,6 +56,22 @@ public class ProbeResource {
         return parsed;
     }
 
+    /** The query as InputParser reads it, beside Vert.x's own {@code params()} of the same request. */
+    @GET
+    @Path("/query")
+    public Map<String, Object> query(@Context HttpServerRequest request) {
+        Map<String, Object> both = new LinkedHashMap<>();
+        both.put("parsed", lists(InputParser.query(request)));
+        both.put("vertx", lists(request.params()));
+        return both;
+    }
+
+    private static Map<String, List<String>> lists(io.vertx.core.MultiMap map) {
+        Map<String, List<String>> lists = new LinkedHashMap<>();
+        map.names().forEach(name -> lists.put(name, map.getAll(name)));
+        return lists;
+    }
+
     @POST
     public Map<String, Object> write(Body body) {
         InputParser in = new InputParser();

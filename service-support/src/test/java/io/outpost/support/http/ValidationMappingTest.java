@@ -1,5 +1,7 @@
 package io.outpost.support.http;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
@@ -49,6 +51,22 @@ class ValidationMappingTest {
                 .body("detail[0].type", is(type))
                 .body("detail[0].msg", is(msg))
                 .body("detail[0].loc", contains(loc));
+    }
+
+    /**
+     * InputParser decodes the query itself (so a held poll does not keep Vert.x's cached map): it must read exactly
+     * what {@code request.params()} reads — names case-insensitive, {@code ;} a separator, UTF-8, {@code +} a space,
+     * repeated and empty values.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "", "?a=1&A=2", "?a=1;b=2", "?euro=%E2%82%AC&plus=a+b%2Bc", "?empty=&flag&a=1&a=2",
+            "?deadline=900&offset_reset_strategy=earliest&exclude_before=pos-12", "?x=%00y&%41=b" })
+    void theQueryIsReadExactlyAsVertxReadsIt(String query) {
+        var both = getEncoded("/probe/query" + query).statusCode(200).extract().jsonPath();
+        assertThat(both.getMap("parsed")).isEqualTo(both.getMap("vertx"));
+        if (!query.isEmpty()) {
+            assertThat(both.getMap("parsed")).isNotEmpty();
+        }
     }
 
     @Test
