@@ -43,7 +43,7 @@ public final class InputParser {
      * The request's query parameters exactly as {@link HttpServerRequest#params()} decodes them (names
      * case-insensitive, the request's charset, at most 1,024, {@code ;} a separator), but not kept on the
      * request: {@code params()} caches its map there, and a held long poll would carry it until its answer
-     * (≈ 0.35 KiB a poll, docs/benchmarks.md).
+     * (≈ 0.5 KiB a poll, docs/benchmarks.md).
      */
     static MultiMap query(HttpServerRequest request) {
         MultiMap query = MultiMap.caseInsensitiveMultiMap();
