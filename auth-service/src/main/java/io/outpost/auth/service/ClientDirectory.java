@@ -19,6 +19,7 @@ import io.outpost.auth.config.AuthConfig;
 import io.outpost.auth.repository.ClientRepository;
 import io.outpost.support.store.StoreUnavailableException;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
 import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
@@ -119,13 +120,20 @@ public class ClientDirectory {
      * read would otherwise close under it.
      */
     private void refreshInBackground(String clientId, Entry entry) {
-        Runnable refresh = () -> read(clientId, entry).subscribe().with(ignored -> {
-        }, failure -> LOG.debugf("could not refresh client %s: %s", clientId, failure.toString()));
+        // deferred: a read that fails while being built (no usable context) ends like one that fails later
+        Runnable refresh = () -> Uni.createFrom().deferred(() -> read(clientId, entry)).subscribe().with(ignored -> {
+        }, failure -> {
+            entry.refreshing.set(false);
+            LOG.debugf("could not refresh client %s: %s", clientId, failure.toString());
+        });
         Context current = Vertx.currentContext();
         if (current == null) {
             refresh.run();
         } else {
-            VertxContext.createNewDuplicatedContext(current).runOnContext(ignored -> refresh.run());
+            Context own = VertxContext.createNewDuplicatedContext(current);
+            // Panache opens sessions only on a context flagged safe, as Quarkus flags each request's
+            VertxContextSafetyToggle.setContextSafe(own, true);
+            own.runOnContext(ignored -> refresh.run());
         }
     }
 

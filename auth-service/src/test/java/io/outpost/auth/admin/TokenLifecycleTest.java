@@ -55,6 +55,9 @@ class TokenLifecycleTest {
     @Inject
     MutableClock clock;
 
+    @Inject
+    io.vertx.mutiny.sqlclient.Pool pool;
+
     private String id;
     private String secret;
 
@@ -156,6 +159,27 @@ class TokenLifecycleTest {
         adminApi().auth().oauth2(wildcard).get(CLIENTS).then().statusCode(403)
                 .body("error_code", is("insufficient_permissions"))
                 .header("WWW-Authenticate", org.hamcrest.Matchers.startsWith("Bearer realm=\"outpost\", error=\"insufficient_scope\""));
+    }
+
+    /**
+     * Another replica's change reaches this one through the background read of a record past client-cache-ttl: the
+     * clock stays within twice the ttl, where the record held is still served, so only that read can tell.
+     */
+    @Test
+    void aChangeMadeThroughAnotherReplicaIsReadInTheBackgroundWithinTwiceTheCacheTime() {
+        tokenRequest(id, secret).post(TOKEN_PATH).then().statusCode(200);
+        // disabled straight in PostgreSQL, as another replica's admin call does: this replica is not told
+        pool.preparedQuery("UPDATE auth.client SET enabled = false WHERE client_id = $1")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(id)).await().atMost(Duration.ofSeconds(10));
+        try {
+            clock.advance(Duration.ofSeconds(6)); // past client-cache-ttl (5 s), within twice it
+            tokenRequest(id, secret).post(TOKEN_PATH).then().statusCode(200); // served as held; a read starts
+            // within 2.5 s of real time the record's age stays under 10 s, where no request reads it in the foreground
+            await().atMost(Duration.ofMillis(2500)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> tokenRequest(id, secret).post(TOKEN_PATH).statusCode() == 401);
+        } finally {
+            clock.reset();
+        }
     }
 
     @Test
