@@ -118,6 +118,7 @@ class NewPollBurstTest {
                 HttpResponse<String> response = each.get();
                 assertThat(response.statusCode()).isEqualTo(503);
                 assertThat(response.body()).contains("\"error_code\":\"store_unavailable\"");
+                assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
             }
         }
         // the query deadline is 5 s: those queued behind the blocked queries are not answered a deadline later

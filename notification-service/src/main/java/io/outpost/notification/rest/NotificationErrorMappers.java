@@ -5,16 +5,10 @@ import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import io.outpost.notification.messaging.PublishFailedException;
-import io.outpost.notification.service.PollRefusedException;
 import io.outpost.support.http.ErrorMappers;
 
 /** The refusals of this service beyond the shared ones of {@link ErrorMappers}. */
 public class NotificationErrorMappers {
-
-    @ServerExceptionMapper
-    public Response pollRefused(PollRefusedException e) {
-        return ErrorMappers.error(Response.Status.fromStatusCode(e.status()), e.code(), e.getMessage());
-    }
 
     @ServerExceptionMapper
     public Response publishFailed(PublishFailedException e) {

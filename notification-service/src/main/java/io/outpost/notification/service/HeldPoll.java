@@ -13,7 +13,6 @@ import io.outpost.notification.store.NotificationStore;
 import io.outpost.notification.store.StoredBatch;
 import io.outpost.notification.store.StoredNotification;
 import io.outpost.support.store.StoreFault;
-import io.smallrye.mutiny.subscription.UniEmitter;
 import io.vertx.core.Vertx;
 
 /**
@@ -44,7 +43,7 @@ final class HeldPoll {
     private final PollRegistry registry;
     private final Vertx vertx;
     private PlayerPolls player;
-    private UniEmitter<? super NotificationPage> emitter;
+    private PollAnswer answer;
     private State state = State.STARTING;
     private Cursors.Start start;
     private boolean wakePending;
@@ -53,6 +52,7 @@ final class HeldPoll {
     /** The lowest sequence announced for the player since the poll was admitted. */
     private long announced = Long.MAX_VALUE;
     private boolean released;
+    private boolean delivered;
     private long timer = -1;
 
     HeldPoll(PollRequest request, NotificationStore store, PollRegistry registry, Vertx vertx) {
@@ -81,9 +81,8 @@ final class HeldPoll {
      * was just given and nothing newer was announced) it waits without a query; otherwise one query resolves
      * the cursor and reads what follows.
      */
-    void begin(UniEmitter<? super NotificationPage> emitter, Cursors.Start known) {
-        this.emitter = emitter;
-        emitter.onTermination(this::release); // answered, failed, or the client went away
+    void begin(PollAnswer answer, Cursors.Start known) {
+        this.answer = answer;
         if (known != null) {
             started(known, List.of(), false);
             return;
@@ -91,7 +90,7 @@ final class HeldPoll {
         String cursor = request.excludeBefore();
         store.start(request.player(), cursor, Cursors.token(cursor), request.earliest(), request.maxPageSize())
                 .subscribe().with(first -> started(Cursors.resolve(cursor, request.earliest(), first.lookup()),
-                        first.page(), true), emitter::fail); // a failed start is the request's answer (503)
+                        first.page(), true), this::fail); // a failed start is the request's answer (503)
     }
 
     private void started(Cursors.Start resolved, List<StoredNotification> page, boolean queried) {
@@ -258,7 +257,7 @@ final class HeldPoll {
 
     void fetchFailed(Throwable failure) {
         if (!StoreFault.of(failure).healable()) {
-            emitter.fail(failure);
+            fail(failure);
             return;
         }
         synchronized (this) {
@@ -274,10 +273,31 @@ final class HeldPoll {
     /** The poll's answer; the player's entry keeps its cursor for the client's next poll. Call without the lock. */
     private void answer(NotificationPage page, long cursorSeq, boolean full) {
         player.answered(page.cursor(), cursorSeq, full);
-        emitter.complete(page);
+        if (delivering()) {
+            answer.page(page);
+        }
     }
 
-    private void release() {
+    private void fail(Throwable failure) {
+        if (delivering()) {
+            answer.failed(failure);
+        }
+    }
+
+    /** Releases the poll; true the first time only: a poll has one answer, even when a failure races its page. */
+    private boolean delivering() {
+        release();
+        synchronized (this) {
+            if (delivered) {
+                return false;
+            }
+            delivered = true;
+            return true;
+        }
+    }
+
+    /** Lets go of the poll's place and timer: once it is answered, or when the client has gone. Idempotent. */
+    void release() {
         long pending;
         synchronized (this) {
             if (released) {

@@ -6,11 +6,9 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import io.outpost.model.api.NotificationPage;
 import io.outpost.notification.store.NotificationStore;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
-import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 
 /** Long polls of a player's own notifications (spec §4.2, DESIGN §4). */
@@ -19,6 +17,9 @@ public class PollService {
 
     /** How long stopping waits for held polls to be answered. */
     private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(5);
+
+    private static final Runnable NOTHING = () -> {
+    };
 
     private final NotificationStore store;
     private final PollRegistry registry;
@@ -31,21 +32,21 @@ public class PollService {
     }
 
     /**
-     * Answers as soon as the player has notifications after the request's cursor, or with an empty page at the
-     * deadline; fails with {@link PollRefusedException} past a limit.
+     * Answers {@code answer} as soon as the player has notifications after the request's cursor, or with an empty
+     * page at the deadline; refuses it with {@link PollRefusedException} past a limit. Answers the handle that lets
+     * go of the poll when the client goes away first.
      */
-    public Uni<NotificationPage> poll(PollRequest request) {
-        return Uni.createFrom().emitter(emitter -> {
-            HeldPoll poll = new HeldPoll(request, store, registry, vertx);
-            Cursors.Start known;
-            try {
-                known = registry.admit(poll);
-            } catch (PollRefusedException refused) {
-                emitter.fail(refused);
-                return;
-            }
-            poll.begin(emitter, known);
-        });
+    public Runnable poll(PollRequest request, PollAnswer answer) {
+        HeldPoll poll = new HeldPoll(request, store, registry, vertx);
+        Cursors.Start known;
+        try {
+            known = registry.admit(poll);
+        } catch (PollRefusedException refused) {
+            answer.failed(refused);
+            return NOTHING;
+        }
+        poll.begin(answer, known);
+        return poll::release;
     }
 
     /**

@@ -37,8 +37,13 @@ public class BearerChallenge {
                 || !(response.getEntity() instanceof AuthErrorResponse refusal)) {
             return;
         }
+        response.getHeaders().putSingle(HttpHeaders.WWW_AUTHENTICATE, challenge(registry, refusal));
+    }
+
+    /** Counts {@code refusal} and answers its {@code WWW-Authenticate} value: for endpoints below Quarkus REST too. */
+    public static String challenge(MeterRegistry registry, AuthErrorResponse refusal) {
         registry.counter("outpost.auth.refusals", "error_code", refusal.errorCode()).increment();
-        response.getHeaders().putSingle(HttpHeaders.WWW_AUTHENTICATE, header(refusal));
+        return header(refusal);
     }
 
     static String header(AuthErrorResponse refusal) {

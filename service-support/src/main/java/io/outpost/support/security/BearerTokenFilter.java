@@ -7,16 +7,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import jakarta.ws.rs.core.Cookie;
 import jakarta.ws.rs.core.HttpHeaders;
 
+import org.jboss.resteasy.reactive.common.util.CookieParser;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
 
 import io.outpost.model.error.AuthErrorCode;
-import io.outpost.support.security.PermissionMatcher;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;
 
 /**
@@ -52,16 +54,25 @@ public class BearerTokenFilter {
         }
         RequirePermission required = guard.get();
         return verifier.verify(token).map(verified -> {
-            if (!PermissionMatcher.grantsAny(verified.permissions(), List.of(required.anyOf()))) {
-                throw new AuthRefusedException(AuthErrorCode.INSUFFICIENT_PERMISSIONS,
-                        "The token lacks any of the permissions " + String.join(", ", required.anyOf()));
-            }
-            if (required.player() && verified.player().isEmpty()) {
-                throw new AuthRefusedException(AuthErrorCode.INVALID_TOKEN_CLAIMS, "The token is not bound to a player");
-            }
-            caller.set(verified);
+            caller.set(permitted(verified, required.anyOf(), required.player()));
             return null;
         });
+    }
+
+    /**
+     * {@code verified}, if it grants any of {@code anyOf} and, where {@code player}, is bound to a player; else
+     * {@link AuthRefusedException} with DESIGN §3's code. The check of {@link RequirePermission}, for endpoints
+     * served below Quarkus REST as well.
+     */
+    public static VerifiedToken permitted(VerifiedToken verified, String[] anyOf, boolean player) {
+        if (!PermissionMatcher.grantsAny(verified.permissions(), List.of(anyOf))) {
+            throw new AuthRefusedException(AuthErrorCode.INSUFFICIENT_PERMISSIONS,
+                    "The token lacks any of the permissions " + String.join(", ", anyOf));
+        }
+        if (player && verified.player().isEmpty()) {
+            throw new AuthRefusedException(AuthErrorCode.INVALID_TOKEN_CLAIMS, "The token is not bound to a player");
+        }
+        return verified;
     }
 
     private Optional<RequirePermission> guard(SimpleResourceInfo resource) {
@@ -80,13 +91,37 @@ public class BearerTokenFilter {
     }
 
     static String bearerToken(ContainerRequestContext request) {
-        String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
+        return bearerToken(request.getHeaderString(HttpHeaders.AUTHORIZATION),
+                () -> request.getCookies().get(HttpHeaders.AUTHORIZATION));
+    }
+
+    /**
+     * The same for a request served by a Vert.x route, read exactly as Quarkus REST reads it: several
+     * {@code Authorization} headers are one value joined by commas; the {@code Authorization} cookie is the last
+     * of that name over all {@code Cookie} headers, parsed by RESTEasy Reactive's own cookie parser.
+     */
+    public static String bearerToken(HttpServerRequest request) {
+        List<String> values = request.headers().getAll(HttpHeaders.AUTHORIZATION);
+        return bearerToken(values.isEmpty() ? null : String.join(",", values), () -> {
+            Cookie found = null;
+            for (String header : request.headers().getAll(HttpHeaders.COOKIE)) {
+                for (Cookie cookie : CookieParser.parseCookies(header)) {
+                    if (cookie.getName().equals(HttpHeaders.AUTHORIZATION)) {
+                        found = cookie;
+                    }
+                }
+            }
+            return found;
+        });
+    }
+
+    private static String bearerToken(String header, Supplier<Cookie> cookie) {
         if (header == null) {
-            Cookie cookie = request.getCookies().get(HttpHeaders.AUTHORIZATION);
-            if (cookie == null) {
+            Cookie presented = cookie.get();
+            if (presented == null) {
                 throw new AuthRefusedException(AuthErrorCode.MALFORMED_ACCESS, "No access token was presented");
             }
-            header = URLDecoder.decode(cookie.getValue(), StandardCharsets.UTF_8);
+            header = URLDecoder.decode(presented.getValue(), StandardCharsets.UTF_8);
         }
         String value = header.strip();
         if (value.length() <= BEARER.length() || !value.regionMatches(true, 0, BEARER, 0, BEARER.length())) {

@@ -21,8 +21,17 @@ public class StoreUnavailableMapper {
     private static final AtomicLong LAST_LOG = new AtomicLong(System.nanoTime() - LOG_EVERY_NANOS);
     private static final AtomicLong REFUSED = new AtomicLong();
 
+    /** The answer's {@code Retry-After}, in seconds. */
+    public static final String RETRY_AFTER = "1";
+
     @ServerExceptionMapper
     public Response storeUnavailable(StoreUnavailableException e) {
+        return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON_TYPE)
+                .header("Retry-After", RETRY_AFTER).entity(refused(e)).build();
+    }
+
+    /** Reports the refusal (at most every ten seconds) and answers its body: for endpoints below Quarkus REST too. */
+    public static ErrorResponse refused(StoreUnavailableException e) {
         long refused = REFUSED.incrementAndGet();
         long now = System.nanoTime();
         long last = LAST_LOG.get();
@@ -30,10 +39,6 @@ public class StoreUnavailableMapper {
             REFUSED.addAndGet(-refused);
             LOG.warnf("answering 503 store_unavailable (%d requests since the last report): %s", refused, e.getMessage());
         }
-        return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON_TYPE)
-                .header("Retry-After", "1")
-                .entity(new ErrorResponse(ErrorResponse.STORE_UNAVAILABLE,
-                        "The store is unavailable for a moment; retry shortly"))
-                .build();
+        return new ErrorResponse(ErrorResponse.STORE_UNAVAILABLE, "The store is unavailable for a moment; retry shortly");
     }
 }

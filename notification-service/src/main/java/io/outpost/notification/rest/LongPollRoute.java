@@ -1,0 +1,149 @@
+package io.outpost.notification.rest;
+
+import java.time.Duration;
+import java.util.List;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import io.outpost.model.Limits;
+import io.outpost.model.Permissions;
+import io.outpost.model.api.NotificationPage;
+import io.outpost.notification.service.PollAnswer;
+import io.outpost.notification.service.PollRefusedException;
+import io.outpost.notification.service.PollRequest;
+import io.outpost.notification.service.PollService;
+import io.outpost.support.http.InputParser;
+import io.outpost.support.http.RouteAnswers;
+import io.outpost.support.security.BearerTokenFilter;
+import io.outpost.support.security.TokenVerifier;
+import io.outpost.support.security.VerifiedToken;
+import io.quarkus.vertx.http.runtime.RouteConstants;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Spec §4.2: a player reads their own notifications by long poll. Served by a Vert.x route below Quarkus REST:
+ * a held poll then keeps no REST request context, CDI request context or captured contexts — ≈ 1.3 KiB of heap
+ * a poll at tens of thousands held (docs/notifications.md, "Memory per held poll"). It checks and answers exactly
+ * as the other endpoints do ({@link BearerTokenFilter}, {@link InputParser}, {@link RouteAnswers}): a bearer
+ * token with one of the read permissions and a player, then the query. As Quarkus REST did: HEAD is the poll
+ * without its body, OPTIONS lists the methods, any other method is a 405; unlike it, the answer is JSON whatever
+ * the request's {@code Accept}.
+ */
+@Singleton
+public class LongPollRoute {
+
+    public static final String PATH = "/notification/v1/player/me/stream/notification/lp";
+    /** The methods answered, as Quarkus REST says them for a GET resource. */
+    private static final String ALLOW = "HEAD, GET, OPTIONS";
+    static final String LATEST = "latest";
+    static final String EARLIEST = "earliest";
+    private static final String[] READ = { Permissions.NOTIFICATION_PLAYER_ALL, Permissions.NOTIFICATION_PLAYER_READ,
+            Permissions.NOTIFICATION_PLAYER_SELF_ALL, Permissions.NOTIFICATION_PLAYER_SELF_READ };
+
+    private final PollService polls;
+    private final TokenVerifier verifier;
+    private final RouteAnswers answers;
+
+    public LongPollRoute(PollService polls, TokenVerifier verifier, RouteAnswers answers) {
+        this.polls = polls;
+        this.verifier = verifier;
+        this.answers = answers;
+    }
+
+    void install(@Observes Router router) {
+        router.route(PATH).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(this::handle);
+    }
+
+    private void handle(RoutingContext routing) {
+        HttpServerResponse response = routing.response();
+        HttpMethod method = routing.request().method();
+        if (method == HttpMethod.OPTIONS) {
+            response.putHeader(HttpHeaders.ALLOW, ALLOW).end();
+            return;
+        }
+        if (method != HttpMethod.GET && method != HttpMethod.HEAD) { // HEAD: the same poll, answered without a body
+            response.putHeader(HttpHeaders.ALLOW, ALLOW);
+            answers.error(response, 405, "method_not_allowed", "Method Not Allowed");
+            return;
+        }
+        HttpServerRequest request = routing.request();
+        Context context = Vertx.currentContext();
+        try {
+            verifier.verify(BearerTokenFilter.bearerToken(request)).subscribe().with(
+                    token -> onContext(context, () -> start(request, token)),
+                    failure -> onContext(context, () -> answers.failed(response, failure)));
+        } catch (RuntimeException refused) { // no bearer token
+            answers.failed(response, refused);
+        }
+    }
+
+    /** On the request's context: the caller's token is verified. */
+    private void start(HttpServerRequest request, VerifiedToken token) {
+        HttpServerResponse response = request.response();
+        try {
+            VerifiedToken caller = BearerTokenFilter.permitted(token, READ, true);
+            InputParser in = new InputParser(request);
+            int pageSize = in.queryInt("max_page_size", Limits.POLL_PAGE_SIZE_DEFAULT, Limits.POLL_PAGE_SIZE_MIN,
+                    Limits.POLL_PAGE_SIZE_MAX);
+            int deadline = in.queryInt("deadline", Limits.DEADLINE_DEFAULT, Limits.DEADLINE_MIN, Limits.DEADLINE_MAX);
+            String strategy = in.queryChoice("offset_reset_strategy", List.of(LATEST, EARLIEST), LATEST);
+            // opaque: any value is accepted, one that names nothing follows offset_reset_strategy
+            String excludeBefore = in.queryString("exclude_before", 0, Integer.MAX_VALUE);
+            in.throwIfInvalid();
+            PollRequest poll = new PollRequest(caller.player().orElseThrow(),
+                    excludeBefore == null || excludeBefore.isEmpty() ? null : excludeBefore, EARLIEST.equals(strategy),
+                    pageSize, Duration.ofSeconds(deadline));
+            Runnable release = polls.poll(poll, new Reply(response, Vertx.currentContext()));
+            response.closeHandler(closed -> release.run()); // the client went away before the answer
+            if (response.closed()) {
+                release.run();
+            }
+        } catch (RuntimeException e) {
+            answers.failed(response, e);
+        }
+    }
+
+    private static void onContext(Context context, Runnable work) {
+        if (context == null || Vertx.currentContext() == context) {
+            work.run();
+        } else {
+            context.runOnContext(ignored -> work.run());
+        }
+    }
+
+    /** A poll's answer, written on the request's context whichever thread gives it. */
+    private final class Reply implements PollAnswer {
+
+        private final HttpServerResponse response;
+        private final Context context;
+
+        Reply(HttpServerResponse response, Context context) {
+            this.response = response;
+            this.context = context;
+        }
+
+        @Override
+        public void page(NotificationPage page) {
+            onContext(context, () -> answers.json(response, 200, page));
+        }
+
+        @Override
+        public void failed(Throwable failure) {
+            onContext(context, () -> {
+                if (failure instanceof PollRefusedException refused) {
+                    answers.error(response, refused.status(), refused.code(), refused.getMessage());
+                } else {
+                    answers.failed(response, failure);
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.outpost.notification;
+
+import static io.outpost.notification.Fixture.reader;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.emptyString;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.nullValue;
+
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.outpost.notification.store.NotificationStore;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The long poll's HTTP surface, as a client sees it: it is served by a Vert.x route below Quarkus REST
+ * (docs/notifications.md), and answers exactly as the endpoint did when Quarkus REST served it — content types,
+ * methods, the path with a trailing slash, how the token is read from headers and cookies, the challenge on a
+ * refusal.
+ */
+@QuarkusTest
+class LongPollHttpTest {
+
+    @Inject
+    NotificationStore store;
+
+    private UUID player;
+    private String token;
+
+    @BeforeEach
+    void oneNotification() {
+        player = UUID.randomUUID();
+        token = reader(player);
+        Fixture.store(store, player, "h", 1);
+    }
+
+    @Test
+    void pageIsJsonInUtf8() {
+        given().header("Authorization", "Bearer " + token).when().get(Fixture.LP + "?offset_reset_strategy=earliest")
+                .then().statusCode(200).header("Content-Type", "application/json;charset=UTF-8")
+                .body("notifications.notification_id", is(java.util.List.of("h-0")))
+                .body("notifications[0].message", is("message h-0")).body("cursor", is("h-0"));
+    }
+
+    @Test
+    void trailingSlashIsTheSamePoll() {
+        given().header("Authorization", "Bearer " + token).when()
+                .get(Fixture.LP + "/?offset_reset_strategy=earliest").then().statusCode(200)
+                .body("cursor", is("h-0"));
+    }
+
+    @Test
+    void refusalsAreJsonWithTheirHeaders() {
+        given().when().get(Fixture.LP).then().statusCode(403).header("Content-Type", "application/json")
+                .header("WWW-Authenticate", "Bearer realm=\"outpost\"")
+                .body(is("{\"auth_success\":false,\"error_code\":\"auth_malformed_access\","
+                        + "\"desc\":\"No access token was presented\"}"));
+        given().header("Authorization", "Bearer " + token).when().get(Fixture.LP + "?deadline=901").then()
+                .statusCode(422).header("Content-Type", "application/json")
+                .body("detail[0].loc", is(java.util.List.of("query", "deadline")))
+                .body("detail[0].type", is("less_than_equal"));
+    }
+
+    @Test
+    void headIsThePollWithoutItsBody() {
+        given().header("Authorization", "Bearer " + token).when()
+                .head(Fixture.LP + "?offset_reset_strategy=earliest").then().statusCode(200)
+                .header("Content-Type", "application/json;charset=UTF-8").body(emptyString());
+    }
+
+    @Test
+    void optionsListsTheMethods() {
+        given().when().options(Fixture.LP).then().statusCode(200).header("Allow", "HEAD, GET, OPTIONS")
+                .body(emptyString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "POST", "PUT", "DELETE", "PATCH" })
+    void otherMethodsAre405(String method) {
+        given().header("Authorization", "Bearer " + token).when().request(method, Fixture.LP).then().statusCode(405)
+                .header("Allow", "HEAD, GET, OPTIONS").header("Content-Type", "application/json")
+                .body(is("{\"error_code\":\"method_not_allowed\",\"desc\":\"Method Not Allowed\"}"));
+    }
+
+    @Test
+    void theTokenIsReadFromTheLastAuthorizationCookie() {
+        // several Cookie headers and cookies: the last one named Authorization counts, its value URL-decoded
+        given().header("Cookie", "Authorization=bearer%20not-this-one; theme=dark")
+                .header("Cookie", "a=b; Authorization=bearer%20" + token).when()
+                .get(Fixture.LP + "?offset_reset_strategy=earliest").then().statusCode(200).body("cursor", is("h-0"));
+        given().header("Cookie", "Authorization=bearer%20" + token + "; Authorization=bearer%20x").when()
+                .get(Fixture.LP + "?deadline=0").then().statusCode(403).body("error_code", is("auth_not_jwt"));
+        // a header wins over the cookie; a cookie of another name is no token
+        given().header("Authorization", "Bearer " + token).header("Cookie", "Authorization=bearer%20x").when()
+                .get(Fixture.LP + "?deadline=0").then().statusCode(200);
+        given().header("Cookie", "authorization=bearer%20" + token).when().get(Fixture.LP + "?deadline=0").then()
+                .statusCode(403).body("error_code", is("auth_malformed_access"));
+    }
+
+    @Test
+    void severalAuthorizationHeadersAreOneValue() {
+        // read as Quarkus REST reads them: joined by commas, so not one bearer token
+        given().header("Authorization", "Bearer " + token).header("Authorization", "Bearer " + token).when()
+                .get(Fixture.LP + "?deadline=0").then().statusCode(403).body("error_code", is("auth_not_jwt"))
+                .header("WWW-Authenticate", org.hamcrest.Matchers.startsWith("Bearer realm=\"outpost\", error=\"invalid_token\""));
+    }
+
+    @Test
+    void theOpenApiDocumentDescribesThePoll() {
+        given().when().get("/q/openapi?format=json").then().statusCode(200)
+                .body("paths.'" + Fixture.LP + "'.get.operationId", is("pollNotifications"))
+                .body("paths.'" + Fixture.LP + "'.get.parameters.name",
+                        is(java.util.List.of("max_page_size", "deadline", "offset_reset_strategy", "exclude_before")))
+                .body("components.schemas.NotificationPage.properties.cursor.type", is("string"));
+    }
+
+    @Test
+    void whitespaceAroundTheTokenIsIgnoredAndTheSchemeIsCaseInsensitive() {
+        given().header("Authorization", "  bEaReR   " + token + "  ").when().get(Fixture.LP + "?deadline=0").then()
+                .statusCode(200).header("WWW-Authenticate", nullValue());
+    }
+}
