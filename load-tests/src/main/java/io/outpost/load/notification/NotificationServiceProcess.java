@@ -27,7 +27,8 @@ final class NotificationServiceProcess implements AutoCloseable {
             + "query=\"([a-z_]+)\"[^}]*\\}|announcements_total\\{[^}]*origin=\"([a-z]+)\"[^}]*\\}) ([0-9.E]+)");
     /** "  12:   3456   789012  java.lang.String (java.base@17)": bytes and class name. */
     private static final Pattern HISTOGRAM_ROW = Pattern.compile("(?m)^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+(\\S+)");
-    private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+    /** A generation's (or G1's whole heap's) line of jcmd GC.heap_info; Metaspace lines say no total. */
+    private static final Pattern HEAP_USED = Pattern.compile("total \\d+K, used (\\d+)K");
 
     private final Process process;
     private final int port;
@@ -118,7 +119,11 @@ final class NotificationServiceProcess implements AutoCloseable {
     long heapAfterGcKib() throws IOException, InterruptedException {
         jcmd("GC.run");
         Matcher used = HEAP_USED.matcher(jcmd("GC.heap_info"));
-        return used.find() ? Long.parseLong(used.group(1)) : -1;
+        long sum = -1;
+        while (used.find()) { // G1: one line for the heap; Serial and Parallel: one per generation
+            sum = Math.max(sum, 0) + Long.parseLong(used.group(1));
+        }
+        return sum;
     }
 
     /** Dumps the live heap (after a full collection) to {@code file}; answers jcmd's words. */
