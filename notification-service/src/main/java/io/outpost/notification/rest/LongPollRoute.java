@@ -30,8 +30,8 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * Spec §4.2: a player reads their own notifications by long poll. Served by a Vert.x route below Quarkus REST:
- * a held poll then keeps no REST request context, CDI request context or captured contexts — ≈ 1.3 KiB of heap
- * a poll at tens of thousands held (docs/notifications.md, "Memory per held poll"). It checks and answers exactly
+ * a held poll then keeps no REST request context, CDI request context or captured contexts (live heap per held
+ * poll 10.7 → 7.4 KiB: docs/benchmarks.md, "Issue 10, fourth pass"). It checks and answers exactly
  * as the other endpoints do ({@link BearerTokenFilter}, {@link InputParser}, {@link RouteAnswers}): a bearer
  * token with one of the read permissions and a player, then the query. As Quarkus REST did: HEAD is the poll
  * without its body, OPTIONS lists the methods, any other method is a 405; unlike it, the answer is JSON whatever
@@ -77,8 +77,11 @@ public class LongPollRoute {
         HttpServerRequest request = routing.request();
         Context context = Vertx.currentContext();
         try {
-            verifier.verify(BearerTokenFilter.bearerToken(request)).subscribe().with(
-                    token -> onContext(context, () -> start(request, token)),
+            String token = BearerTokenFilter.bearerToken(request);
+            // read once: a held poll keeps no copy of the token (≈ 0.6 KiB a poll; nor does a heap dump show it)
+            request.headers().remove(HttpHeaders.AUTHORIZATION).remove(HttpHeaders.COOKIE);
+            verifier.verify(token).subscribe().with(
+                    verified -> onContext(context, () -> start(request, verified)),
                     failure -> onContext(context, () -> answers.failed(response, failure)));
         } catch (RuntimeException refused) { // no bearer token
             answers.failed(response, refused);
