@@ -103,6 +103,14 @@ class LongPollHttpTest {
                 .statusCode(403).body("error_code", is("auth_malformed_access"));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = { "bearer%zz", "bearer%", "%E0%A4%A" })
+    void aCookieThatIsNotUrlEncodedIsMalformedAccessNotA500(String value) {
+        given().header("Cookie", "Authorization=" + value).when().get(Fixture.LP + "?deadline=0").then()
+                .statusCode(403).body("error_code", is("auth_malformed_access"))
+                .body("desc", is("The Authorization cookie is not URL-encoded"));
+    }
+
     @Test
     void severalAuthorizationHeadersAreOneValue() {
         // read as Quarkus REST reads them: joined by commas, so not one bearer token

@@ -121,7 +121,12 @@ public class BearerTokenFilter {
             if (presented == null) {
                 throw new AuthRefusedException(AuthErrorCode.MALFORMED_ACCESS, "No access token was presented");
             }
-            header = URLDecoder.decode(presented.getValue(), StandardCharsets.UTF_8);
+            try {
+                header = URLDecoder.decode(presented.getValue(), StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) { // "%zz", a lone "%": bad input, never a 500
+                throw new AuthRefusedException(AuthErrorCode.MALFORMED_ACCESS,
+                        "The Authorization cookie is not URL-encoded");
+            }
         }
         String value = header.strip();
         if (value.length() <= BEARER.length() || !value.regionMatches(true, 0, BEARER, 0, BEARER.length())) {

@@ -69,6 +69,13 @@ class BearerTokenTest {
                 .then().statusCode(200).body("player", is(PLAYER.toString()));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = { "bearer%zz", "bearer%", "%E0%A4%A" })
+    void cookieThatIsNotUrlEncodedIsMalformedAccess(String value) {
+        refused(given().header("Cookie", "Authorization=" + value).when().get("/guarded/player").then(),
+                "auth_malformed_access");
+    }
+
     @Test
     void missingTokenIsMalformedAccess() {
         refused(given().when().get("/guarded/player").then(), "auth_malformed_access");
