@@ -31,11 +31,11 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * Spec §4.2: a player reads their own notifications by long poll. Served by a Vert.x route below Quarkus REST:
  * a held poll then keeps no REST request context, CDI request context or captured contexts (live heap per held
- * poll 10.7 → 6.5 KiB with the token headers dropped below: docs/benchmarks.md, "Issue 10, fourth pass"). It checks and answers exactly
- * as the other endpoints do ({@link BearerTokenFilter}, {@link InputParser}, {@link RouteAnswers}): a bearer
- * token with one of the read permissions and a player, then the query. As Quarkus REST did: HEAD is the poll
- * without its body, OPTIONS lists the methods, any other method is a 405; unlike it, the answer is JSON whatever
- * the request's {@code Accept}.
+ * poll 10.7 → 6.5 KiB with the token headers dropped below: docs/benchmarks.md, "Issue 10, fourth pass"). It
+ * checks and answers exactly as the other endpoints do ({@link BearerTokenFilter}, {@link InputParser},
+ * {@link RouteAnswers}): a bearer token with one of the read permissions and a player, then the query. As Quarkus
+ * REST did: HEAD is the poll without its body, OPTIONS lists the methods, any other method is a 405; unlike it,
+ * the answer is JSON whatever the request's {@code Accept}.
  */
 @Singleton
 public class LongPollRoute {
