@@ -116,7 +116,8 @@ class LongPollHttpTest {
         // read as Quarkus REST reads them: joined by commas, so not one bearer token
         given().header("Authorization", "Bearer " + token).header("Authorization", "Bearer " + token).when()
                 .get(Fixture.LP + "?deadline=0").then().statusCode(403).body("error_code", is("auth_not_jwt"))
-                .header("WWW-Authenticate", org.hamcrest.Matchers.startsWith("Bearer realm=\"outpost\", error=\"invalid_token\""));
+                .header("WWW-Authenticate",
+                        org.hamcrest.Matchers.startsWith("Bearer realm=\"outpost\", error=\"invalid_token\""));
     }
 
     @Test
