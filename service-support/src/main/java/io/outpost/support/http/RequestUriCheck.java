@@ -2,18 +2,12 @@ package io.outpost.support.http;
 
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.List;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import io.outpost.model.error.ErrorDetail;
-import io.outpost.model.error.ValidationErrorResponse;
 import io.quarkus.vertx.http.runtime.RouteConstants;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -27,10 +21,10 @@ import io.vertx.ext.web.RoutingContext;
 @Singleton
 public class RequestUriCheck {
 
-    private final ObjectMapper mapper;
+    private final RouteAnswers answers;
 
-    public RequestUriCheck(ObjectMapper mapper) {
-        this.mapper = mapper;
+    public RequestUriCheck(RouteAnswers answers) {
+        this.answers = answers;
     }
 
     void install(@Observes Router router) {
@@ -43,13 +37,7 @@ public class RequestUriCheck {
             context.next();
             return;
         }
-        String body;
-        try {
-            body = mapper.writeValueAsString(new ValidationErrorResponse(List.of(fault)));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("an error body cannot be written", e);
-        }
-        context.response().setStatusCode(422).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body);
+        answers.failed(context.response(), new InvalidInputException(fault));
     }
 
     /** Why {@code uri} (a request target) is refused; null when it is well formed. */
