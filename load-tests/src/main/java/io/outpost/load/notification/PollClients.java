@@ -25,11 +25,18 @@ final class PollClients implements AutoCloseable {
 
     private static final String LP = "/notification/v1/player/me/stream/notification/lp";
     private static final int SOURCES = 8;
+    /**
+     * Players per HTTP client: a Vert.x 4 client pool looks through all its connections for a free one on every
+     * request, so one pool of 1,250 connections per source address cost the load client more than the service.
+     */
+    private static final int PLAYERS_PER_CLIENT = 32;
 
     private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
-    private final HttpClient[] clients = new HttpClient[SOURCES];
+    private final HttpClient[] clients;
     private final int port;
     private final Recorder latency = new Recorder(3);
+    /** How late this process's event loop runs a 10 ms timer: when it lags, the latencies are the client's. */
+    private final Recorder loopLag = new Recorder(3);
     final AtomicLong answered = new AtomicLong();
     final AtomicLong answeredEmpty = new AtomicLong();
     final AtomicLong delivered = new AtomicLong();
@@ -38,11 +45,25 @@ final class PollClients implements AutoCloseable {
 
     PollClients(int port, int maxConnections) {
         this.port = port;
-        for (int i = 0; i < SOURCES; i++) {
-            clients[i] = vertx.createHttpClient(new HttpClientOptions().setLocalAddress("127.0.0." + (i + 2))
+        clients = new HttpClient[Math.max(SOURCES, (maxConnections + PLAYERS_PER_CLIENT - 1) / PLAYERS_PER_CLIENT)];
+        for (int i = 0; i < clients.length; i++) {
+            clients[i] = vertx.createHttpClient(new HttpClientOptions().setLocalAddress("127.0.0." + (i % SOURCES + 2))
                     .setKeepAlive(true).setIdleTimeout(0).setConnectTimeout(30_000),
-                    new PoolOptions().setHttp1MaxSize(maxConnections / SOURCES + 1).setMaxWaitQueueSize(-1));
+                    new PoolOptions().setHttp1MaxSize(maxConnections / clients.length + 1).setMaxWaitQueueSize(-1));
         }
+        tick(System.nanoTime() + LAG_TICK_NANOS);
+    }
+
+    private static final long LAG_TICK_NANOS = 10_000_000;
+
+    private void tick(long due) {
+        vertx.setTimer(LAG_TICK_NANOS / 1_000_000, id -> {
+            long now = System.nanoTime();
+            loopLag.recordValue(Math.max(0, (now - due) / 1000));
+            if (running) {
+                tick(now + LAG_TICK_NANOS);
+            }
+        });
     }
 
     /** Starts the poll loop of one player. */
@@ -51,7 +72,7 @@ final class PollClients implements AutoCloseable {
             return;
         }
         String uri = LP + "?deadline=900&max_page_size=100" + (cursor == null ? "" : "&exclude_before=" + cursor);
-        clients[index % SOURCES].request(new RequestOptions().setMethod(HttpMethod.GET).setHost("127.0.0.1").setPort(port)
+        clients[index % clients.length].request(new RequestOptions().setMethod(HttpMethod.GET).setHost("127.0.0.1").setPort(port)
                 .setURI(uri).putHeader("Authorization", "Bearer " + token).setIdleTimeout(0))
                 .compose(request -> request.send().compose(response -> response.body().map(body -> {
                     if (response.statusCode() != 200) {
@@ -85,6 +106,11 @@ final class PollClients implements AutoCloseable {
     /** Delivery latencies (microseconds) recorded since the previous call. */
     org.HdrHistogram.Histogram latencies() {
         return latency.getIntervalHistogram();
+    }
+
+    /** How late the client's event loop ran its 10 ms timer (microseconds) since the previous call. */
+    org.HdrHistogram.Histogram loopLags() {
+        return loopLag.getIntervalHistogram();
     }
 
     /** Answers still arrive and are counted, but no poll is sent again. */
