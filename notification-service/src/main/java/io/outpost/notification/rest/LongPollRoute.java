@@ -71,7 +71,7 @@ public class LongPollRoute {
         }
         if (method != HttpMethod.GET && method != HttpMethod.HEAD) { // HEAD: the same poll, answered without a body
             response.putHeader(HttpHeaders.ALLOW, ALLOW);
-            answers.error(response, 405, "method_not_allowed", "Method Not Allowed");
+            answers.status(response, 405, "Method Not Allowed");
             return;
         }
         HttpServerRequest request = routing.request();

@@ -1,6 +1,7 @@
 package io.outpost.support.http;
 
 import java.util.List;
+import java.util.Locale;
 
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
@@ -64,9 +65,7 @@ public class ErrorMappers {
         if (e instanceof NotAllowedException || e instanceof NotSupportedException) {
             Response original = e.getResponse();
             return Response.fromResponse(original).type(MediaType.APPLICATION_JSON_TYPE)
-                    .entity(new ErrorResponse(original.getStatusInfo().getReasonPhrase().toLowerCase().replace(' ', '_'),
-                            original.getStatusInfo().getReasonPhrase()))
-                    .build();
+                    .entity(reasonError(original.getStatusInfo().getReasonPhrase())).build();
         }
         if (e.getResponse().getStatus() == Response.Status.BAD_REQUEST.getStatusCode()) {
             // the framework's "bad request" is bad input too: never answer 400
@@ -77,8 +76,19 @@ public class ErrorMappers {
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
+        return Response.status(Response.Status.INTERNAL_SERVER_ERROR).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(internalError(e)).build();
+    }
+
+    /** The body of a 500: logs {@code e} and says nothing of it to the client. */
+    public static ErrorResponse internalError(Throwable e) {
         LOG.error("unexpected failure while answering a request", e);
-        return error(Response.Status.INTERNAL_SERVER_ERROR, ErrorResponse.INTERNAL_ERROR, "Internal error");
+        return new ErrorResponse(ErrorResponse.INTERNAL_ERROR, "Internal error");
+    }
+
+    /** The body of a status answered for what it is (404/405/415 of the framework): its reason phrase as code. */
+    public static ErrorResponse reasonError(String reasonPhrase) {
+        return new ErrorResponse(reasonPhrase.toLowerCase(Locale.ROOT).replace(' ', '_'), reasonPhrase);
     }
 
     public static Response unprocessable(List<ErrorDetail> details) {

@@ -2,8 +2,6 @@ package io.outpost.support.http;
 
 import jakarta.inject.Singleton;
 
-import org.jboss.logging.Logger;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -30,8 +28,6 @@ public class RouteAnswers {
     public static final String JSON = "application/json;charset=UTF-8";
     /** ... and with an exception mapper's. */
     private static final String ERROR_JSON = "application/json";
-
-    private static final Logger LOG = Logger.getLogger(RouteAnswers.class);
 
     private final ObjectMapper mapper;
     private final MeterRegistry meters;
@@ -65,6 +61,11 @@ public class RouteAnswers {
         write(response, status, ERROR_JSON, new ErrorResponse(code, description));
     }
 
+    /** {@code status} answered for what it is, as the framework's 404/405 are: its reason phrase as code. */
+    public void status(HttpServerResponse response, int status, String reasonPhrase) {
+        write(response, status, ERROR_JSON, ErrorMappers.reasonError(reasonPhrase));
+    }
+
     /**
      * The answer to a failure, as the exception mappers give it: 422 for bad input, 403 with its challenge for a
      * refused token, 503 with {@code Retry-After} while the store is unreachable, else a 500 that says nothing
@@ -86,8 +87,7 @@ public class RouteAnswers {
             }
             write(response, 503, ERROR_JSON, body);
         } else {
-            LOG.error("unexpected failure while answering a request", failure);
-            error(response, 500, ErrorResponse.INTERNAL_ERROR, "Internal error");
+            write(response, 500, ERROR_JSON, ErrorMappers.internalError(failure));
         }
     }
 }

@@ -218,6 +218,20 @@ class ValidationMappingTest {
         get(SANDBOX + "?color=blue").statusCode(200);
     }
 
+    /** A route below Quarkus REST (the long poll) answers a failure and a 405 with exactly the mappers' bodies. */
+    @Test
+    void routeAnswersAreTheMappersAnswers() {
+        String mapped = get("/probe/failure/now").statusCode(500).extract().asString();
+        String routed = get("/probe-route/failure").statusCode(500).contentType("application/json")
+                .extract().asString();
+        assertThat(routed).isEqualTo(mapped)
+                .isEqualTo("{\"error_code\":\"internal_error\",\"desc\":\"Internal error\"}");
+        String notAllowed = given().when().delete("/probe").then().statusCode(405).extract().asString();
+        given().when().get("/probe-route/not-allowed").then().statusCode(405).contentType("application/json")
+                .body(is(notAllowed));
+        assertThat(notAllowed).isEqualTo("{\"error_code\":\"method_not_allowed\",\"desc\":\"Method Not Allowed\"}");
+    }
+
     @Test
     void unexpectedFailureIsA500ThatRevealsNothing() {
         get("/probe/failure/now")
