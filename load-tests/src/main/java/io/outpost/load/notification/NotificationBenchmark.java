@@ -15,6 +15,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 import org.HdrHistogram.Histogram;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -100,7 +102,7 @@ public final class NotificationBenchmark {
                 long ramp = System.nanoTime();
                 hold(servers, clients, players, tokens);
                 System.out.printf("held %,d polls in %.1f s (2,000 new polls/s); %,d answers refused (503) and retried%n",
-                        HELD, seconds(ramp), clients.stream().mapToLong(c -> c.failed.get()).sum());
+                        HELD, seconds(ramp), total(clients, c -> c.failed));
                 for (int rate : RATES) {
                     latency(servers, clients, producer, players, rate, backing.kafkaBootstrapServers(), backing.postgres());
                 }
@@ -173,10 +175,10 @@ public final class NotificationBenchmark {
         clients.forEach(PollClients::loopLags);
         probe.latencies();
         stored.latencies();
-        long delivered = clients.stream().mapToLong(c -> c.delivered.get()).sum();
-        long answered = clients.stream().mapToLong(c -> c.answered.get()).sum();
-        long empty = clients.stream().mapToLong(c -> c.answeredEmpty.get()).sum();
-        long failed = clients.stream().mapToLong(c -> c.failed.get()).sum();
+        long delivered = total(clients, c -> c.delivered);
+        long answered = total(clients, c -> c.answered);
+        long empty = total(clients, c -> c.answeredEmpty);
+        long failed = total(clients, c -> c.failed);
         long[] cpu = new long[servers.size()];
         List<Map<String, Double>> metricsBefore = new ArrayList<>();
         for (int r = 0; r < servers.size(); r++) {
@@ -195,7 +197,7 @@ public final class NotificationBenchmark {
         ticker.shutdownNow();
         System.out.printf("(b) latency, %d instance(s), %,d polls held, %,d notifications/s for %d s: %,d delivered; "
                 + "produce → answer p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f ms%n",
-                servers.size(), HELD, rate, SECONDS, clients.stream().mapToLong(c -> c.delivered.get()).sum() - delivered,
+                servers.size(), HELD, rate, SECONDS, total(clients, c -> c.delivered) - delivered,
                 h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(90) / 1000.0,
                 h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0, h.getMaxValue() / 1000.0);
         System.out.printf("    Kafka alone (produce → a plain consumer), same run: p50 %.1f ms, p99 %.1f ms%n",
@@ -204,9 +206,9 @@ public final class NotificationBenchmark {
                 st.getValueAtPercentile(50) / 1000.0, st.getValueAtPercentile(99) / 1000.0);
         // the answers are timed when this process reads them: a late event loop here is not the service's time
         System.out.printf("    answers read by the client: %,d (%,d empty); failed polls %,d%n",
-                clients.stream().mapToLong(c -> c.answered.get()).sum() - answered,
-                clients.stream().mapToLong(c -> c.answeredEmpty.get()).sum() - empty,
-                clients.stream().mapToLong(c -> c.failed.get()).sum() - failed);
+                total(clients, c -> c.answered) - answered,
+                total(clients, c -> c.answeredEmpty) - empty,
+                total(clients, c -> c.failed) - failed);
         System.out.printf("    load client's event loop, lateness of a 10 ms timer: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
                 lag.getValueAtPercentile(50) / 1000.0, lag.getValueAtPercentile(99) / 1000.0, lag.getMaxValue() / 1000.0);
         for (int r = 0; r < servers.size(); r++) {
@@ -221,6 +223,11 @@ public final class NotificationBenchmark {
                     delta.applyAsDouble("after_many"), delta.applyAsDouble("heads"));
         }
         Thread.sleep(2_000); // let the last answers come and their polls be held again
+    }
+
+    /** One counter of every client, summed. */
+    private static long total(List<PollClients> clients, Function<PollClients, AtomicLong> counter) {
+        return clients.stream().mapToLong(c -> counter.apply(c).get()).sum();
     }
 
     private static void idle(NotificationServiceProcess server, PollClients clients, List<UUID> players,
