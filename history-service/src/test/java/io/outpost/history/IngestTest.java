@@ -88,7 +88,18 @@ class IngestTest {
         Map<String, String> refused = new LinkedHashMap<>();
         refused.put("{not json", "value: JSON decode error [json_invalid]");
         refused.put(role(sandbox, UUID.randomUUID(), "x").put("legacy_id", "abc").toString(),
-                "value.legacy_id: Input has the wrong type [json_invalid]");
+                "value.legacy_id: Input should be a valid integer [json_invalid]");
+        // Jackson's defaults would read these as 1, as absent, and as the texts "42", "true" and "1.5"
+        refused.put(role(sandbox, UUID.randomUUID(), "x").put("legacy_id", new java.math.BigDecimal("1.5")).toString(),
+                "value.legacy_id: Input should be a valid integer [json_invalid]");
+        refused.put(role(sandbox, UUID.randomUUID(), "x").put("legacy_id", "").toString(),
+                "value.legacy_id: Input should be a valid integer [json_invalid]");
+        refused.put(role(sandbox, UUID.randomUUID(), "x").put("transaction_id", 42).toString(),
+                "value.transaction_id: Input should be a valid string [json_invalid]");
+        refused.put(role(sandbox, UUID.randomUUID(), "x").put("version_name", true).toString(),
+                "value.version_name: Input should be a valid string [json_invalid]");
+        refused.put(role(sandbox, UUID.randomUUID(), "x").put("account_id", new java.math.BigDecimal("1.5")).toString(),
+                "value.account_id: Input should be a valid string [json_invalid]");
         refused.put(role(sandbox, UUID.randomUUID(), "x").put("issued_at", "yesterday").toString(),
                 "value.issued_at: Input should be a valid datetime from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z "
                         + "[datetime_parsing]");

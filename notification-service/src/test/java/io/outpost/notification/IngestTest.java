@@ -78,6 +78,13 @@ class IngestTest {
             "{\"player_uuid\":\"PLAYER\",\"message\":\"m\",\"svc_url\":\"LONG\"} | value.svc_url: String should have at most 4096 characters [string_too_long]",
             "{\"player_uuid\":\"PLAYER\",\"message\":\"m\",\"etag\":\"\"} | value.etag: String should have at least 1 character [string_too_short]",
             "{\"player_uuid\":\"PLAYER\",\"message\":\"m\",\"custom_data\":[1]} | value.custom_data: Input has the wrong type [json_invalid]",
+            "{\"player_uuid\":12345,\"message\":\"m\"}             | value.player_uuid: Input should be a valid string [json_invalid]",
+            "{\"player_uuid\":\"PLAYER\",\"message\":123}           | value.message: Input should be a valid string [json_invalid]",
+            "{\"player_uuid\":\"PLAYER\",\"message\":1e999999}      | value.message: Input should be a valid string [json_invalid]",
+            "{\"player_uuid\":\"PLAYER\",\"message\":true}          | value.message: Input should be a valid string [json_invalid]",
+            "{\"player_uuid\":\"PLAYER\",\"message\":\"m\",\"svc_url\":1.5} | value.svc_url: Input should be a valid string [json_invalid]",
+            "{\"player_uuid\":\"PLAYER\",\"message\":\"m\",\"etag\":false} | value.etag: Input should be a valid string [json_invalid]",
+            "{\"player_uuid\":\"PLAYER\",\"message\":\"m\",\"notification_id\":7} | value.notification_id: Input should be a valid string [json_invalid]",
             "{\"player_uuid\":\"OTHER\",\"message\":\"m\"}      | key: Input should be 'OTHER' [literal_error]" })
     void invalidEventIsDeadLetteredWithItsReasonAndDoesNotStallThePartition(String value, String reason)
             throws Exception {

@@ -17,6 +17,7 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.outpost.model.Permissions;
@@ -99,6 +100,24 @@ class PublishTest {
                 .when().post("/notification/v1/player/not-a-uuid/notification").then().statusCode(422)
                 .body(is("{\"detail\":[{\"loc\":[\"path\",\"player_uuid\"],\"msg\":\"Input should be a valid UUID\","
                         + "\"type\":\"uuid_parsing\"}]}"));
+    }
+
+    /** A number or a boolean is not text: Jackson's defaults would have published {@code 123} as "123". */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = { "message|123", "message|true", "message|1e999999", "svc_url|1.5",
+            "etag|false", "notification_id|7" })
+    void refusesAScalarThatIsNotAStringAndPublishesNothingOfTheBody(String field, String value) {
+        UUID player = UUID.randomUUID();
+        String token = writer(Permissions.NOTIFICATION_PLAYER_WRITE, null);
+        String entry = field.equals("message") ? "{\"message\":" + value + "}"
+                : "{\"message\":\"m\",\"" + field + "\":" + value + "}";
+        publish(player, token, "{\"notifications\":[{\"message\":\"first\"}," + entry + "]}").statusCode(422)
+                .body(is("{\"detail\":[{\"loc\":[\"body\",\"notifications\",1,\"" + field + "\"],"
+                        + "\"msg\":\"Input should be a valid string\",\"type\":\"json_invalid\"}]}"));
+        publish(player, token, "{\"notifications\":[{\"message\":\"after\"}]}").statusCode(202);
+        NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
+                "offset_reset_strategy=earliest&deadline=0").get()), p -> !p.notifications().isEmpty());
+        assertThat(page.notifications()).extracting(n -> n.message()).containsExactly("after");
     }
 
     @Test

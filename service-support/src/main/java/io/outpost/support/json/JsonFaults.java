@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -20,7 +21,9 @@ public final class JsonFaults {
 
     /**
      * A field Jackson could not read is located by its path under {@code base}: a timestamp that does not parse
-     * is {@code datetime_parsing}, any other wrongly typed value {@code json_invalid}. Text that is not JSON, or
+     * is {@code datetime_parsing}, any other wrongly typed value {@code json_invalid}, its message naming the type
+     * the field takes when it is text or an integer (as pydantic's "Input should be a valid string"; the values
+     * {@link StrictScalarsCustomizer} refuses to coerce land here). Text that is not JSON, or
      * JSON past the parser's limits (nesting deeper than 1,000 levels, numbers over 1,000 digits), is
      * {@code json_invalid} at {@code base} itself, even when Jackson met it inside a field.
      */
@@ -38,15 +41,29 @@ public final class JsonFaults {
         if (loc.size() == base.size()) {
             return ErrorDetail.jsonInvalid(loc, "JSON decode error");
         }
-        if (isTimestamp(mapping)) {
+        Class<?> expected = targetType(mapping);
+        if (expected != null && Temporal.class.isAssignableFrom(expected)) {
             return ErrorDetail.datetimeParsing(loc);
         }
-        return ErrorDetail.jsonInvalid(loc, "Input has the wrong type");
+        return ErrorDetail.jsonInvalid(loc, wrongType(expected));
     }
 
-    private static boolean isTimestamp(JsonMappingException e) {
-        return e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null
-                && Temporal.class.isAssignableFrom(mismatch.getTargetType());
+    private static String wrongType(Class<?> expected) {
+        if (expected == String.class) {
+            return "Input should be a valid string";
+        }
+        if (expected == Long.class || expected == long.class || expected == Integer.class || expected == int.class) {
+            return "Input should be a valid integer";
+        }
+        return "Input has the wrong type";
+    }
+
+    /** The Java type the field takes, when Jackson names it: null when it does not. */
+    private static Class<?> targetType(JsonMappingException e) {
+        if (e instanceof MismatchedInputException mismatch) {
+            return mismatch.getTargetType();
+        }
+        return e.getCause() instanceof InputCoercionException range ? range.getTargetType() : null;
     }
 
     private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {

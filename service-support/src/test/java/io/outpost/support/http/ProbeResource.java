@@ -85,6 +85,7 @@ public class ProbeResource {
         in.throwIfInvalid();
         Map<String, Object> echoed = new LinkedHashMap<>();
         echoed.put("grant_type", body.grantType());
+        echoed.put("count", body.count());
         echoed.put("extra", body.extra());
         echoed.put("snapshot", body.snapshot());
         return echoed;

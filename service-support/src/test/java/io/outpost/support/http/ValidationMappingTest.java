@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
@@ -190,7 +191,29 @@ class ValidationMappingTest {
     @Test
     void wronglyTypedBodyFieldIsJsonInvalidAtThatField() {
         assertSingle(post("{\"grant_type\":\"client_credentials\",\"count\":\"many\"}"), "json_invalid",
-                "Input has the wrong type", "body", "count");
+                "Input should be a valid integer", "body", "count");
+        assertSingle(post("{\"grant_type\":\"client_credentials\",\"extra\":[1]}"), "json_invalid",
+                "Input has the wrong type", "body", "extra");
+    }
+
+    /** Jackson's defaults would read each of these as the text or the integer; the contract's types do not. */
+    @ParameterizedTest
+    @ValueSource(strings = { "123", "-0", "1.5", "1e999999", "true", "false", "{}", "[\"client_credentials\"]" })
+    void aNonStringScalarIsNotReadAsText(String value) {
+        assertSingle(post("{\"grant_type\":" + value + "}"), "json_invalid", "Input should be a valid string",
+                "body", "grant_type");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "1.5", "1.0", "1e999999", "99999999999999999999", "\"\"", "\" \"", "true", "\"7x\"" })
+    void aNonIntegerIsNotReadAsAnInteger(String value) {
+        assertSingle(post("{\"grant_type\":\"client_credentials\",\"count\":" + value + "}"), "json_invalid",
+                "Input should be a valid integer", "body", "count");
+    }
+
+    @Test
+    void anIntegerWrittenAsAStringIsRead() {
+        post("{\"grant_type\":\"client_credentials\",\"count\":\"7\"}").statusCode(200).body("count", equalTo(7));
     }
 
     @Test

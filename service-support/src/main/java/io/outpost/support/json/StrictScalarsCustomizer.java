@@ -1,0 +1,33 @@
+package io.outpost.support.json;
+
+import jakarta.inject.Singleton;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
+
+import io.quarkus.jackson.ObjectMapperCustomizer;
+
+/**
+ * Reads a producer's scalars as the JSON types they are, as the contract's fields are typed: Jackson's defaults
+ * would store {@code "message": 123}, {@code 1e999999} or {@code true} as the text {@code "123"}, …, read
+ * {@code "legacy_id": 1.5} as 1 and {@code "legacy_id": ""} as absent. Here each of them fails as a value of the
+ * wrong type, which {@link JsonFaults} answers as {@code json_invalid} at the field (a 422 over HTTP, a dead letter
+ * from Kafka). A number written as a JSON string ({@code "legacy_id": "7"}) is still read, as pydantic's lax mode
+ * reads it; objects and arrays were never coerced.
+ */
+@Singleton
+public class StrictScalarsCustomizer implements ObjectMapperCustomizer {
+
+    @Override
+    public void customize(ObjectMapper mapper) {
+        mapper.coercionConfigFor(LogicalType.Textual)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        mapper.coercionConfigFor(LogicalType.Integer)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+    }
+}
