@@ -34,6 +34,17 @@ public final class Limits {
     public static final int PUBLISH_BATCH_MIN = 1;
     public static final int PUBLISH_BATCH_MAX = 100;
 
+    /**
+     * Longest HTTP request line every service and the local gateway read, in bytes ({@code GET /…?… HTTP/1.1});
+     * longer ones are answered 414 by Vert.x before any route. ingress-nginx's default (one 8 KiB buffer), so what the
+     * ingress passes a service reads: about 200 uuids in one {@code role_ids} filter. Mirrored by
+     * {@code quarkus.http.limits.max-initial-line-length} in service-support's shared configuration.
+     */
+    public static final int REQUEST_LINE_MAX_BYTES = 8 * 1024;
+
+    /** Most bytes of request headers read (Quarkus's default); more is a 431. {@code quarkus.http.limits.max-header-size}. */
+    public static final int REQUEST_HEADERS_MAX_BYTES = 20 * 1024;
+
     private Limits() {
     }
 }

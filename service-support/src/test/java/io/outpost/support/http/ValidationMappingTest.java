@@ -21,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.outpost.model.Limits;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
@@ -293,9 +294,14 @@ class ValidationMappingTest {
 
     /** Raw request lines: HTTP clients refuse to send a malformed URI at all. */
     private static String rawGet(String target) throws IOException {
+        return rawGet(target, "");
+    }
+
+    /** {@code moreHeaders}: each line ending in CRLF. */
+    private static String rawGet(String target, String moreHeaders) throws IOException {
         try (Socket socket = new Socket("localhost", RestAssured.port)) {
             OutputStream out = socket.getOutputStream();
-            out.write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            out.write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n" + moreHeaders + "\r\n")
                     .getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
             return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -306,6 +312,41 @@ class ValidationMappingTest {
     private static void assertRaw(String answer, String status, String body) {
         assertTrue(answer.startsWith("HTTP/1.1 " + status + " "), answer);
         assertTrue(answer.endsWith("\r\n\r\n" + body), answer);
+    }
+
+    /** {@code GET <target> HTTP/1.1} of exactly {@code bytes} bytes: 200 role ids, then an ignored parameter as padding. */
+    private static String targetForALineOf(int bytes) {
+        StringBuilder target = new StringBuilder(SANDBOX).append("?role_ids=");
+        for (int i = 0; i < 200; i++) {
+            target.append(i == 0 ? "" : ",").append(String.format("0a1b2c3d-0000-4000-8000-%012d", i));
+        }
+        target.append("&pad=");
+        int line = "GET ".length() + target.length() + " HTTP/1.1".length();
+        return target.append("p".repeat(bytes - line)).toString();
+    }
+
+    @Test
+    void aRequestLineUpToTheLimitReachesTheRoute() throws IOException {
+        String answer = rawGet(targetForALineOf(Limits.REQUEST_LINE_MAX_BYTES));
+        assertTrue(answer.startsWith("HTTP/1.1 200 "), answer.lines().findFirst().orElse(answer));
+        assertTrue(answer.contains("0a1b2c3d-0000-4000-8000-000000000199\"]"), "all 200 role ids were read");
+    }
+
+    /** Vert.x answers before any route: no error body, the connection closed (docs/architecture.md, "Request sizes"). */
+    @Test
+    void aLongerRequestLineIsA414() throws IOException {
+        String answer = rawGet(targetForALineOf(Limits.REQUEST_LINE_MAX_BYTES + 1));
+        // Vert.x cannot tell the version of a line it did not read: its 414 speaks HTTP/1.0
+        assertTrue(answer.startsWith("HTTP/1.0 414 ") && answer.endsWith("\r\n\r\n"), answer);
+    }
+
+    @Test
+    void headersUpToTheLimitAreReadAndMoreIsA431() throws IOException {
+        // the request's other header lines take well under 1 KiB
+        String justUnder = "x-pad: " + "h".repeat(Limits.REQUEST_HEADERS_MAX_BYTES - 1024) + "\r\n";
+        assertTrue(rawGet(SANDBOX, justUnder).startsWith("HTTP/1.1 200 "));
+        String over = "x-pad: " + "h".repeat(Limits.REQUEST_HEADERS_MAX_BYTES) + "\r\n";
+        assertRaw(rawGet(SANDBOX, over), "431", "");
     }
 
     @ParameterizedTest

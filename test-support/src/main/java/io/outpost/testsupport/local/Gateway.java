@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.outpost.model.Limits;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -61,7 +62,10 @@ public final class Gateway {
 
     public Future<HttpServer> listen(String host, int port) {
         return vertx.createHttpServer(new HttpServerOptions().setIdleTimeout(READ_TIMEOUT_SECONDS)
-                .setIdleTimeoutUnit(TimeUnit.SECONDS))
+                .setIdleTimeoutUnit(TimeUnit.SECONDS)
+                // the services' limits, so that the gateway refuses (414, 431) exactly what they would
+                .setMaxInitialLineLength(Limits.REQUEST_LINE_MAX_BYTES)
+                .setMaxHeaderSize(Limits.REQUEST_HEADERS_MAX_BYTES))
                 .requestHandler(this::route)
                 .listen(port, host)
                 .onSuccess(started -> server = started);

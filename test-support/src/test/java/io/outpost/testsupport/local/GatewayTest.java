@@ -2,10 +2,12 @@ package io.outpost.testsupport.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -14,8 +16,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import io.outpost.model.Limits;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 
 /** The gateway routes each prefix to its service, holds slow answers, and refuses unknown paths with a 404. */
 class GatewayTest {
@@ -36,7 +40,9 @@ class GatewayTest {
 
     /** A stand-in service answering "name path x-forwarded-for" (and the other forwarding headers) after {@code delayMs}. */
     private static int upstream(String name, long delayMs) throws Exception {
-        HttpServer server = vertx.createHttpServer().requestHandler(request -> {
+        HttpServer server = vertx.createHttpServer(new HttpServerOptions()
+                .setMaxInitialLineLength(Limits.REQUEST_LINE_MAX_BYTES)
+                .setMaxHeaderSize(Limits.REQUEST_HEADERS_MAX_BYTES)).requestHandler(request -> {
             String body = name + " " + request.uri() + " " + request.getHeader("X-Forwarded-For")
                     + (request.uri().contains("echo") ? " proto=" + request.getHeader("X-Forwarded-Proto") + " host="
                             + request.getHeader("X-Forwarded-Host") + " forwarded=" + request.getHeader("Forwarded") : "");
@@ -90,6 +96,35 @@ class GatewayTest {
         assertThat(response.statusCode()).isEqualTo(404);
         assertThat(response.body()).contains("\"error_code\":\"not_found\"");
         assertThat(get("/usersx").statusCode()).isEqualTo(404);
+    }
+
+    /** One raw request, {@code GET <target> HTTP/1.1} plus {@code moreHeaders} (CRLF-ended lines), and its answer. */
+    private static String rawGet(String target, String moreHeaders) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", gateway.port())) {
+            socket.setSoTimeout(20_000);
+            socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                    + moreHeaders + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /** A history target whose request line is exactly {@code bytes} long. */
+    private static String targetForALineOf(int bytes) {
+        String target = "/v1/history/sandbox/x/role?cursor=0&pad=";
+        return target + "p".repeat(bytes - "GET ".length() - target.length() - " HTTP/1.1".length());
+    }
+
+    @Test
+    void passesWhatTheServicesReadAndRefusesMoreAsTheyWould() throws Exception {
+        String longest = targetForALineOf(Limits.REQUEST_LINE_MAX_BYTES);
+        String answer = rawGet(longest, "");
+        assertThat(answer).startsWith("HTTP/1.1 200 ").contains("history " + longest + " 127.0.0.1");
+        // Vert.x cannot tell the version of a line it did not read: its 414 speaks HTTP/1.0
+        assertThat(rawGet(targetForALineOf(Limits.REQUEST_LINE_MAX_BYTES + 1), "")).startsWith("HTTP/1.0 414 ");
+        String pad = "x-pad: " + "h".repeat(Limits.REQUEST_HEADERS_MAX_BYTES - 1024) + "\r\n";
+        assertThat(rawGet("/users/a", pad)).startsWith("HTTP/1.1 200 ").endsWith("auth /users/a 127.0.0.1");
+        pad = "x-pad: " + "h".repeat(Limits.REQUEST_HEADERS_MAX_BYTES) + "\r\n";
+        assertThat(rawGet("/users/a", pad)).startsWith("HTTP/1.1 431 ");
     }
 
     @Test
