@@ -72,7 +72,8 @@ public class DatabaseConnections {
     @Singleton
     @Identifier(INGEST)
     Pool ingestPool(io.vertx.core.Vertx vertx) {
-        return Pool.newInstance(PgBuilder.pool().with(BoundedPgPool.unTimed(new PoolOptions().setMaxSize(INGEST_CONNECTIONS).setName("ingest")))
+        PoolOptions pool = BoundedPgPool.pooled(new PoolOptions().setMaxSize(INGEST_CONNECTIONS).setName("ingest"), store);
+        return Pool.newInstance(PgBuilder.pool().with(pool)
                 .connectingTo(BoundedPgPool.bound(options(), store).addProperty("application_name", INGEST_APPLICATION_NAME))
                 .using(vertx).build());
     }

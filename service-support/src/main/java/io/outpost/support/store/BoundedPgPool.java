@@ -28,7 +28,7 @@ public class BoundedPgPool implements PgPoolCreator {
 
     @Override
     public Pool create(Input input) {
-        PoolOptions pool = unTimed(input.poolOptions()).setMaxWaitQueueSize(config.maxWaitQueue());
+        PoolOptions pool = pooled(input.poolOptions(), config).setMaxWaitQueueSize(config.maxWaitQueue());
         for (PgConnectOptions options : input.pgConnectOptionsList()) {
             bound(options, config);
         }
@@ -37,14 +37,33 @@ public class BoundedPgPool implements PgPoolCreator {
     }
 
     /**
-     * No pool-side wait timeout (Vert.x's default is 30 s): in Vert.x 4.5 its timer is not cancelled when a query
-     * is refused because the wait queue is full, and 30 s later it fails the already failed query, which Vert.x
-     * logs as an uncaught "Result is already complete" with its stack trace — one per refused query, so a burst of
-     * refusals becomes a storm of logging (and garbage) half a minute later. A waiter it does fail also stays
-     * queued. The query deadline ({@link StoreDeadline}) bounds the wait instead.
+     * The pool-side bounds of every pool of ours (the connections' own are {@link #bound}):
+     * <ul>
+     * <li>No wait timeout (Vert.x's default is 30 s): in Vert.x 4.5 its timer is not cancelled when a query is
+     * refused because the wait queue is full, and 30 s later it fails the already failed query, which Vert.x logs as
+     * an uncaught "Result is already complete" with its stack trace — one per refused query, so a burst of refusals
+     * becomes a storm of logging (and garbage) half a minute later. A waiter it does fail also stays queued. The
+     * query deadline ({@link StoreDeadline}) bounds the wait instead.</li>
+     * <li>Connections idle in the pool are closed by the pool after half the read-idle timeout (sooner if so
+     * configured). Left to the read-idle timeout, a pooled connection that nobody used for that long was closed on
+     * its own, and the query that took it just before that moment failed with "connection lost" — a 503 though
+     * PostgreSQL was fine: a burst of polls arriving 60 s after the one before it had 12 refused at once.</li>
+     * </ul>
      */
-    public static PoolOptions unTimed(PoolOptions pool) {
-        return pool.setConnectionTimeout(0);
+    public static PoolOptions pooled(PoolOptions pool, StoreConfig config) {
+        pool.setConnectionTimeout(0);
+        long readIdle = config.readIdleTimeout().toMillis();
+        if (readIdle <= 0) {
+            return pool;
+        }
+        long idle = readIdle / 2;
+        if (pool.getIdleTimeout() > 0) {
+            idle = Math.min(idle, pool.getIdleTimeoutUnit().toMillis(pool.getIdleTimeout()));
+        }
+        // the cleaner runs this often: a connection is closed at most one period after its idle timeout
+        long period = Math.max(1, Math.min(1_000, readIdle / 10));
+        return pool.setIdleTimeoutUnit(TimeUnit.MILLISECONDS).setIdleTimeout((int) Math.max(1, idle))
+                .setPoolCleanerPeriod((int) period);
     }
 
     /** The connection-level bounds, also for the connections a service opens beside the pool. */
