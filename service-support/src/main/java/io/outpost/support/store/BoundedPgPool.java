@@ -46,8 +46,9 @@ public class BoundedPgPool implements PgPoolCreator {
      * query deadline ({@link StoreDeadline}) bounds the wait instead.</li>
      * <li>Connections idle in the pool are closed by the pool after half the read-idle timeout (sooner if so
      * configured). Left to the read-idle timeout, a pooled connection that nobody used for that long was closed on
-     * its own, and the query that took it just before that moment failed with "connection lost" — a 503 though
-     * PostgreSQL was fine: a burst of polls arriving 60 s after the one before it had 12 refused at once.</li>
+     * its own, and a query that took it just before that moment, from a PostgreSQL slow to send its first byte,
+     * failed with "connection lost" — a 503 though nothing was down: a burst of polls arriving 60 s after the one
+     * before it had 12 refused at once ({@code IdlePooledConnectionTest}).</li>
      * </ul>
      */
     public static PoolOptions pooled(PoolOptions pool, StoreConfig config) {
