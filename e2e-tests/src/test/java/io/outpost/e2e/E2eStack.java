@@ -49,7 +49,10 @@ final class E2eStack {
         if (stack == null) {
             try {
                 Path root = Path.of("").toAbsolutePath().getParent();
-                Path work = Files.createTempDirectory("outpost-e2e-");
+                // in the module's build directory, beside the surefire reports: the services' logs are there to
+                // read after a failed run, and the build's clean removes them (they piled up in /tmp before)
+                Path target = Files.createDirectories(Path.of("target").toAbsolutePath());
+                Path work = Files.createTempDirectory(target, "e2e-stack-");
                 int[] ports = { freePort(), freePort(), freePort() };
                 stack = new OutpostStack(root, work.resolve("logs"), BackingServices.shared(), ports, 0)
                         .progress(line -> System.out.println("[e2e] " + line))
