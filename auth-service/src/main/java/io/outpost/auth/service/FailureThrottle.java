@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -39,22 +41,30 @@ public class FailureThrottle {
     private final int maxPerAddress;
     private final long windowNanos;
     private final long rationNanos;
+    private final LongSupplier nanoTime;
 
+    @Inject
     public FailureThrottle(AuthConfig config) {
+        this(config, System::nanoTime);
+    }
+
+    /** {@code nanoTime}: the clock of the windows, the rations and the caches' expiry (tests stop it). */
+    FailureThrottle(AuthConfig config, LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
         AuthConfig.Throttle throttle = config.throttle();
         this.maxPerClient = throttle.maxFailuresPerClient();
         this.maxPerAddress = throttle.maxFailuresPerAddress();
         this.windowNanos = throttle.window().toNanos();
         this.rationNanos = Duration.ofSeconds(1).toNanos() / Math.max(1, throttle.lockedChecksPerSecond());
-        this.clients = cache(throttle.maxTracked(), throttle.window());
-        this.addresses = cache(throttle.maxTracked(), throttle.window());
-        this.rations = cache(throttle.maxTracked(), throttle.window());
+        this.clients = cache(throttle.maxTracked(), throttle.window(), nanoTime);
+        this.addresses = cache(throttle.maxTracked(), throttle.window(), nanoTime);
+        this.rations = cache(throttle.maxTracked(), throttle.window(), nanoTime);
     }
 
     /** Seconds until {@code address} may try again, or empty when it is not throttled. */
     public OptionalLong addressRetryAfter(String address) {
         Window window = addresses.getIfPresent(address);
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         if (window == null || now - window.endNanos() >= 0 || window.failures().get() < maxPerAddress) {
             return OptionalLong.empty();
         }
@@ -67,7 +77,7 @@ public class FailureThrottle {
      */
     public OptionalLong clientRetryAfter(String clientId) {
         Window window = clients.getIfPresent(clientId);
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         if (window == null || now - window.endNanos() >= 0 || window.failures().get() < maxPerClient) {
             return OptionalLong.empty();
         }
@@ -88,7 +98,7 @@ public class FailureThrottle {
     }
 
     private void count(Cache<String, Window> windows, String key) {
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         windows.asMap().compute(key, (k, w) -> w == null || now - w.endNanos() >= 0
                 ? new Window(now + windowNanos, new AtomicInteger(1))
                 : incremented(w));
@@ -99,8 +109,9 @@ public class FailureThrottle {
         return window;
     }
 
-    private static <V> Cache<String, V> cache(int maxTracked, Duration window) {
+    private static <V> Cache<String, V> cache(int maxTracked, Duration window, LongSupplier nanoTime) {
         // maintenance runs on the caller's thread: eviction is immediate and predictable
-        return Caffeine.newBuilder().maximumSize(maxTracked).expireAfterWrite(window).executor(Runnable::run).build();
+        return Caffeine.newBuilder().maximumSize(maxTracked).expireAfterWrite(window).ticker(nanoTime::getAsLong)
+                .executor(Runnable::run).build();
     }
 }
