@@ -103,6 +103,14 @@ class IngestTest {
         refused.put(role(sandbox, UUID.randomUUID(), "x").put("issued_at", "yesterday").toString(),
                 "value.issued_at: Input should be a valid datetime from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z "
                         + "[datetime_parsing]");
+        // every fault at once: the wrongly typed values in the record's order, then the other fields' checks
+        refused.put(role(sandbox, UUID.randomUUID(), "x").put("transaction_id", 42).put("issued_at", 7)
+                .put("operation", "rename").put("legacy_id", "abc").toString(),
+                "value.transaction_id: Input should be a valid string [json_invalid]; "
+                        + "value.issued_at: Input should be a valid datetime from 0001-01-01T00:00:00Z to "
+                        + "9999-12-31T23:59:59Z [datetime_parsing]; "
+                        + "value.legacy_id: Input should be a valid integer [json_invalid]; "
+                        + "value.operation: Input should be one of 'create', 'update', 'delete' [enum]");
         ObjectNode noAccount = role(sandbox, UUID.randomUUID(), "x");
         noAccount.remove("account_id");
         refused.put(noAccount.toString(), "value.account_id: Field required [missing]");

@@ -7,12 +7,11 @@ import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.messaging.Refusals.Refusal;
 import io.outpost.model.error.ErrorDetail;
-import io.outpost.support.json.JsonFaults;
+import io.outpost.support.json.JsonBinding;
 
 /**
  * Reads a record's value as {@code E} (JSON) and validates it with its key: either a {@link Consumed} event or
@@ -24,6 +23,8 @@ final class RecordParser<E> {
     /** Exactly one of the two is set. */
     record Parsed<E>(Consumed<E> consumed, Refusal refusal) {
     }
+
+    private static final List<Object> VALUE = ErrorDetail.loc("value");
 
     private final Class<E> type;
     private final ObjectMapper mapper;
@@ -40,7 +41,7 @@ final class RecordParser<E> {
         List<ErrorDetail> faults = new ArrayList<>();
         E event = read(record, faults);
         if (event != null) {
-            faults.addAll(validator.validate(key, event));
+            faults = JsonBinding.withChecks(faults, validator.validate(key, event));
         }
         if (faults.isEmpty()) {
             return new Parsed<>(new Consumed<>(key, event, record.topic(), record.partition(), record.offset(),
@@ -50,24 +51,17 @@ final class RecordParser<E> {
         return new Parsed<>(null, new Refusal(reason, faults.get(0).type()));
     }
 
+    /** The event, or null when the value has none; every value of the wrong JSON type is added to faults. */
     private E read(ConsumerRecord<byte[], byte[]> record, List<ErrorDetail> faults) {
         if (record.value() == null || record.value().length == 0) {
-            faults.add(ErrorDetail.missing(ErrorDetail.loc("value")));
+            faults.add(ErrorDetail.missing(VALUE));
             return null;
         }
-        try {
-            E event = mapper.readValue(record.value(), type);
-            if (event == null) {
-                faults.add(ErrorDetail.missing(ErrorDetail.loc("value")));
-            }
-            return event;
-        } catch (JsonProcessingException e) {
-            faults.add(JsonFaults.locate(e, ErrorDetail.loc("value")));
-            return null;
-        } catch (java.io.IOException | RuntimeException e) {
-            // also what Jackson throws past its own limits (nesting depth, number and string lengths)
-            faults.add(ErrorDetail.jsonInvalid(ErrorDetail.loc("value"), "JSON decode error"));
-            return null;
+        JsonBinding.Read<E> read = JsonBinding.read(mapper, record.value(), type, VALUE);
+        faults.addAll(read.faults());
+        if (read.value() == null && read.faults().isEmpty()) {
+            faults.add(ErrorDetail.missing(VALUE));
         }
+        return read.value();
     }
 }

@@ -159,7 +159,7 @@ class TopicIngestTest {
         assertThat(letters).extracting(r -> r.headers().get(Topics.DLQ_REASON_HEADER)).containsExactlyInAnyOrder(
                 "value: JSON decode error [json_invalid]",
                 "value.message: String should have at most 4096 characters [string_too_long]",
-                "value.custom_data: Input has the wrong type [json_invalid]",
+                "value.custom_data: Input should be a valid dictionary [json_invalid]",
                 "key: Input should be '" + PLAYER + "' [literal_error]");
         TestKafka.Received unparsable = letters.stream().filter(r -> r.value().equals("{not json")).findFirst()
                 .orElseThrow();

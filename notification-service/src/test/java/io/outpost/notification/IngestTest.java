@@ -77,7 +77,7 @@ class IngestTest {
             "{\"player_uuid\":\"PLAYER\",\"message\":\"m\",\"svc_url\":\"\"} | value.svc_url: String should have at least 1 character [string_too_short]",
             "{\"player_uuid\":\"PLAYER\",\"message\":\"m\",\"svc_url\":\"LONG\"} | value.svc_url: String should have at most 4096 characters [string_too_long]",
             "{\"player_uuid\":\"PLAYER\",\"message\":\"m\",\"etag\":\"\"} | value.etag: String should have at least 1 character [string_too_short]",
-            "{\"player_uuid\":\"PLAYER\",\"message\":\"m\",\"custom_data\":[1]} | value.custom_data: Input has the wrong type [json_invalid]",
+            "{\"player_uuid\":\"PLAYER\",\"message\":\"m\",\"custom_data\":[1]} | value.custom_data: Input should be a valid dictionary [json_invalid]",
             "{\"player_uuid\":12345,\"message\":\"m\"}             | value.player_uuid: Input should be a valid string [json_invalid]",
             "{\"player_uuid\":\"PLAYER\",\"message\":123}           | value.message: Input should be a valid string [json_invalid]",
             "{\"player_uuid\":\"PLAYER\",\"message\":1e999999}      | value.message: Input should be a valid string [json_invalid]",
@@ -85,7 +85,10 @@ class IngestTest {
             "{\"player_uuid\":\"PLAYER\",\"message\":\"m\",\"svc_url\":1.5} | value.svc_url: Input should be a valid string [json_invalid]",
             "{\"player_uuid\":\"PLAYER\",\"message\":\"m\",\"etag\":false} | value.etag: Input should be a valid string [json_invalid]",
             "{\"player_uuid\":\"PLAYER\",\"message\":\"m\",\"notification_id\":7} | value.notification_id: Input should be a valid string [json_invalid]",
-            "{\"player_uuid\":\"OTHER\",\"message\":\"m\"}      | key: Input should be 'OTHER' [literal_error]" })
+            "{\"player_uuid\":\"OTHER\",\"message\":\"m\"}      | key: Input should be 'OTHER' [literal_error]",
+            // every fault at once, the wrongly typed values first, then the other fields' checks
+            "{\"player_uuid\":\"PLAYER\",\"message\":123,\"svc_url\":\"\",\"etag\":true,\"created\":5} | value.message: Input should be a valid string [json_invalid]; value.etag: Input should be a valid string [json_invalid]; value.created: Input should be a valid datetime from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z [datetime_parsing]; value.svc_url: String should have at least 1 character [string_too_short]",
+            "{\"player_uuid\":12345,\"message\":[],\"custom_data\":{\"k\":1}} | value.player_uuid: Input should be a valid string [json_invalid]; value.message: Input should be a valid string [json_invalid]" })
     void invalidEventIsDeadLetteredWithItsReasonAndDoesNotStallThePartition(String value, String reason)
             throws Exception {
         UUID player = UUID.randomUUID();

@@ -12,6 +12,7 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 
@@ -118,6 +119,53 @@ class PublishTest {
         NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
                 "offset_reset_strategy=earliest&deadline=0").get()), p -> !p.notifications().isEmpty());
         assertThat(page.notifications()).extracting(n -> n.message()).containsExactly("after");
+    }
+
+    /** DESIGN §5, one entry per faulty input: every wrongly typed value, beside the entries' other faults. */
+    @Test
+    void reportsEveryValueOfTheWrongTypeWithTheOtherFaultsInEntryOrder() {
+        UUID player = UUID.randomUUID();
+        String token = writer(Permissions.NOTIFICATION_PLAYER_WRITE, null);
+        String datetime = "Input should be a valid datetime from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z";
+        publish(player, token, "{\"notifications\":["
+                + "{\"message\":123,\"svc_url\":\"\",\"etag\":true},"
+                + "{\"message\":\"fine\"},"
+                + "{\"message\":\"ok\",\"created\":5,\"custom_data\":[1],\"notification_id\":false},"
+                + "\"text\","
+                + "{\"svc_url\":\"/x\"}]}")
+                .statusCode(422).body(is("{\"detail\":["
+                        + fault("[\"body\",\"notifications\",0,\"message\"]", "Input should be a valid string", "json_invalid")
+                        + "," + fault("[\"body\",\"notifications\",0,\"etag\"]", "Input should be a valid string", "json_invalid")
+                        + "," + fault("[\"body\",\"notifications\",0,\"svc_url\"]", "String should have at least 1 character",
+                                "string_too_short")
+                        + "," + fault("[\"body\",\"notifications\",2,\"created\"]", datetime, "datetime_parsing")
+                        + "," + fault("[\"body\",\"notifications\",2,\"custom_data\"]", "Input should be a valid dictionary",
+                                "json_invalid")
+                        + "," + fault("[\"body\",\"notifications\",2,\"notification_id\"]", "Input should be a valid string",
+                                "json_invalid")
+                        + "," + fault("[\"body\",\"notifications\",3]", "Input should be a valid dictionary", "json_invalid")
+                        + "," + fault("[\"body\",\"notifications\",4,\"message\"]", "Field required", "missing")
+                        + "]}"));
+        publish(player, token, "{\"notifications\":\"all\"}").statusCode(422).body(is("{\"detail\":["
+                + fault("[\"body\",\"notifications\"]", "Input should be a valid list", "json_invalid") + "]}"));
+        publish(player, token, "{\"notifications\":[{\"message\":\"after\"}]}").statusCode(202);
+        NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
+                "offset_reset_strategy=earliest&deadline=0").get()), p -> !p.notifications().isEmpty());
+        assertThat(page.notifications()).extracting(n -> n.message()).containsExactly("after");
+    }
+
+    /** As pydantic: a list over its limit is refused as such, whatever its entries hold. */
+    @ParameterizedTest
+    @ValueSource(strings = { "{\"message\":1}", "{}", "7" })
+    void aBatchTooLongIsOneFaultWhateverItsEntries(String entry) {
+        String body = "{\"notifications\":[" + String.join(",", Collections.nCopies(5_000, entry)) + "]}";
+        publish(UUID.randomUUID(), writer(Permissions.NOTIFICATION_PLAYER_WRITE, null), body).statusCode(422)
+                .body(is("{\"detail\":[" + fault("[\"body\",\"notifications\"]", "List should have at most 100 items",
+                        "too_long") + "]}"));
+    }
+
+    private static String fault(String loc, String msg, String type) {
+        return "{\"loc\":" + loc + ",\"msg\":\"" + msg + "\",\"type\":\"" + type + "\"}";
     }
 
     @Test

@@ -11,10 +11,14 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.outpost.model.Permissions;
 import io.outpost.model.error.AuthErrorCode;
+import io.outpost.model.error.ErrorDetail;
 import io.outpost.notification.service.PublishService;
 import io.outpost.support.http.InputParser;
+import io.outpost.support.json.JsonBinding;
 import io.outpost.support.security.AuthRefusedException;
 import io.outpost.support.security.Caller;
 import io.outpost.support.security.PermissionMatcher;
@@ -24,29 +28,35 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * DESIGN §4: publish notifications to a player over HTTP. They go to Kafka like any producer's, and reach the
- * player through ingest; the answer (202) carries the ids they will have.
+ * player through ingest; the answer (202) carries the ids they will have. The body is read here rather than by
+ * the framework, so that every value of the wrong JSON type in it is reported, not only the first (DESIGN §5).
  */
 @Path("/notification/v1/player/{player_uuid}/notification")
 public class PublishResource {
 
     private final PublishService publishing;
     private final Caller caller;
+    private final ObjectMapper json;
 
-    public PublishResource(PublishService publishing, Caller caller) {
+    public PublishResource(PublishService publishing, Caller caller, ObjectMapper json) {
         this.publishing = publishing;
         this.caller = caller;
+        this.json = json;
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @RequirePermission(anyOf = { Permissions.NOTIFICATION_PLAYER_WRITE, Permissions.NOTIFICATION_PLAYER_SELF_WRITE })
-    public Uni<Response> publish(@PathParam("player_uuid") String playerUuid, PublishRequest body) {
+    public Uni<Response> publish(@PathParam("player_uuid") String playerUuid, byte[] body) {
         InputParser in = new InputParser();
         UUID player = in.pathUuid("player_uuid", playerUuid);
         authorize(caller.token(), player);
         in.throwIfInvalid();
-        return publishing.publish(player, body == null ? null : body.notifications())
+        JsonBinding.Read<PublishRequest> read = body == null || body.length == 0
+                ? new JsonBinding.Read<>(null, List.of())
+                : JsonBinding.read(json, body, PublishRequest.class, ErrorDetail.loc("body"));
+        return publishing.publish(player, read.value() == null ? null : read.value().notifications(), read.faults())
                 .map(ids -> Response.accepted(new PublishResponse(ids)).build());
     }
 

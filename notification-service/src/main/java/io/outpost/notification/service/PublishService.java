@@ -15,6 +15,7 @@ import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.event.NotificationEvent;
 import io.outpost.notification.messaging.NotificationPublisher;
 import io.outpost.support.http.InvalidInputException;
+import io.outpost.support.json.JsonBinding;
 import io.smallrye.mutiny.Uni;
 
 /** Validates notifications published over HTTP, gives each its id and time, and hands them to Kafka. */
@@ -29,18 +30,26 @@ public class PublishService {
 
     /**
      * Publishes {@code entries} for {@code player} and answers their ids, in order; 422 ({@link
-     * InvalidInputException}) for every faulty entry, located under {@code body.notifications[i]}.
+     * InvalidInputException}) for every faulty entry, located under {@code body.notifications[i]}, together with
+     * {@code readFaults}, the values of the body that did not read (left out of {@code entries}).
      */
-    public Uni<List<String>> publish(UUID player, List<NotificationEvent> entries) {
+    public Uni<List<String>> publish(UUID player, List<NotificationEvent> entries, List<ErrorDetail> readFaults) {
         List<ErrorDetail> faults = new ArrayList<>();
         List<Object> at = ErrorDetail.loc("body", "notifications");
+        // a read that stopped at its most faults has no entries, but a fault past the limit shows the list's length
+        if (entries != null ? entries.size() > Limits.PUBLISH_BATCH_MAX
+                : readFaults.stream().anyMatch(f -> entryIndex(f.loc(), at) >= Limits.PUBLISH_BATCH_MAX)) {
+            // as pydantic does: a list too long is refused as such, its entries unexamined (a 10 MiB body of
+            // a million faulty entries would otherwise be answered with a million faults)
+            List<ErrorDetail> outside = readFaults.stream().filter(f -> entryIndex(f.loc(), at) < 0).toList();
+            throw new InvalidInputException(JsonBinding.withChecks(outside,
+                    List.of(ErrorDetail.tooLong(at, Limits.PUBLISH_BATCH_MAX))));
+        }
         if (entries == null) {
-            throw new InvalidInputException(ErrorDetail.missing(at));
+            throw new InvalidInputException(readFaults.isEmpty() ? List.of(ErrorDetail.missing(at)) : readFaults);
         }
         if (entries.size() < Limits.PUBLISH_BATCH_MIN) {
             faults.add(ErrorDetail.tooShort(at, Limits.PUBLISH_BATCH_MIN));
-        } else if (entries.size() > Limits.PUBLISH_BATCH_MAX) {
-            faults.add(ErrorDetail.tooLong(at, Limits.PUBLISH_BATCH_MAX));
         }
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
         List<NotificationEvent> events = new ArrayList<>(entries.size());
@@ -62,7 +71,7 @@ public class PublishService {
                     entry.created() != null ? entry.created() : now));
         }
         List<String> values = new ArrayList<>(events.size());
-        if (faults.isEmpty()) {
+        if (faults.isEmpty() && readFaults.isEmpty()) {
             for (int i = 0; i < events.size(); i++) {
                 String value = publisher.value(events.get(i));
                 int bytes = value.getBytes(StandardCharsets.UTF_8).length;
@@ -73,9 +82,15 @@ public class PublishService {
                 values.add(value);
             }
         }
-        if (!faults.isEmpty()) {
-            throw new InvalidInputException(faults);
+        if (!faults.isEmpty() || !readFaults.isEmpty()) {
+            throw new InvalidInputException(JsonBinding.withChecks(readFaults, faults));
         }
         return publisher.publish(events, values).replaceWith(events.stream().map(NotificationEvent::notificationId).toList());
+    }
+
+    /** The entry a fault is about: its index under {@code list}, or -1 when it is not about one entry. */
+    private static int entryIndex(List<Object> loc, List<Object> list) {
+        return loc.size() > list.size() && loc.subList(0, list.size()).equals(list)
+                && loc.get(list.size()) instanceof Integer index ? index : -1;
     }
 }

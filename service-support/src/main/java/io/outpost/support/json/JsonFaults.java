@@ -2,7 +2,9 @@ package io.outpost.support.json;
 
 import java.time.temporal.Temporal;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
@@ -22,12 +24,25 @@ public final class JsonFaults {
     /**
      * A field Jackson could not read is located by its path under {@code base}: a timestamp that does not parse
      * is {@code datetime_parsing}, any other wrongly typed value {@code json_invalid}, its message naming the type
-     * the field takes when it is text or an integer (as pydantic's "Input should be a valid string"; the values
+     * the field takes when it is text, an integer, an object or a list (in pydantic's words: "Input should be a
+     * valid string", "… integer", "… dictionary", "… list"; the values
      * {@link StrictScalarsCustomizer} refuses to coerce land here). Text that is not JSON, or
      * JSON past the parser's limits (nesting deeper than 1,000 levels, numbers over 1,000 digits), is
      * {@code json_invalid} at {@code base} itself, even when Jackson met it inside a field.
      */
     public static ErrorDetail locate(JsonProcessingException e, List<Object> base) {
+        return locate(e, base, false);
+    }
+
+    /**
+     * As {@link #locate(JsonProcessingException, List)}, for a failure to read the value at {@code loc} itself as
+     * its type (not a whole document), which is a wrongly typed value even when Jackson names no path inside it.
+     */
+    public static ErrorDetail locateValue(JsonProcessingException e, List<Object> loc) {
+        return locate(e, loc, true);
+    }
+
+    private static ErrorDetail locate(JsonProcessingException e, List<Object> base, boolean valueAtBase) {
         if (causedBy(e, StreamConstraintsException.class)) {
             return ErrorDetail.jsonInvalid(base, "JSON decode error, input exceeds the parser's limits");
         }
@@ -38,7 +53,7 @@ public final class JsonFaults {
         for (JsonMappingException.Reference ref : mapping.getPath()) {
             loc.add(ref.getFieldName() != null ? ref.getFieldName() : ref.getIndex());
         }
-        if (loc.size() == base.size()) {
+        if (loc.size() == base.size() && !valueAtBase) {
             return ErrorDetail.jsonInvalid(loc, "JSON decode error");
         }
         Class<?> expected = targetType(mapping);
@@ -54,6 +69,12 @@ public final class JsonFaults {
         }
         if (expected == Long.class || expected == long.class || expected == Integer.class || expected == int.class) {
             return "Input should be a valid integer";
+        }
+        if (expected != null && (Map.class.isAssignableFrom(expected) || expected.isRecord())) {
+            return "Input should be a valid dictionary";
+        }
+        if (expected != null && (Collection.class.isAssignableFrom(expected) || expected.isArray())) {
+            return "Input should be a valid list";
         }
         return "Input has the wrong type";
     }

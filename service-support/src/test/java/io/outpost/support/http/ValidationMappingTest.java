@@ -194,7 +194,7 @@ class ValidationMappingTest {
         assertSingle(post("{\"grant_type\":\"client_credentials\",\"count\":\"many\"}"), "json_invalid",
                 "Input should be a valid integer", "body", "count");
         assertSingle(post("{\"grant_type\":\"client_credentials\",\"extra\":[1]}"), "json_invalid",
-                "Input has the wrong type", "body", "extra");
+                "Input should be a valid dictionary", "body", "extra");
     }
 
     /** Jackson's defaults would read each of these as the text or the integer; the contract's types do not. */

@@ -1,0 +1,226 @@
+package io.outpost.support.json;
+
+import java.io.IOException;
+import java.time.temporal.Temporal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.outpost.model.error.ErrorDetail;
+
+/**
+ * Reads a JSON document as a typed value and, when values in it have the wrong JSON type, names every one of them
+ * (DESIGN §5: one entry per faulty input), where Jackson stops at the first. A document that reads is read once,
+ * straight from its bytes; only a failed one is read again as a tree and walked along the type's structure
+ * (record and bean properties, list elements, map values): each subtree that does not read on its own is either
+ * walked further or, at a value, becomes one {@link JsonFaults#locate located} fault and is left out. What remains
+ * is read as the value, so the caller's own checks can still report the other fields; {@link #withChecks} then
+ * drops the checks' complaints about the values already reported (a left-out required field is not "missing").
+ * The walk reads each subtree at most once per level of the type, so its cost is linear in the document, and it
+ * stops at {@link #MAX_FAULTS} faults.
+ */
+public final class JsonBinding {
+
+    /** The value read (null when none could be: empty, {@code null} or unreadable) and the faults found in it. */
+    public record Read<T>(T value, List<ErrorDetail> faults) {
+    }
+
+    /**
+     * The most faults a walk names: past them it stops, and the document is refused with those alone (each costs
+     * a failed read, and a 10 MiB body could hold a million).
+     */
+    public static final int MAX_FAULTS = 1_000;
+
+    private static final Map<JavaType, Map<String, JavaType>> PROPERTIES = new ConcurrentHashMap<>();
+
+    private JsonBinding() {
+    }
+
+    /** Reads {@code json} as {@code type}; faults are located under {@code base}. */
+    public static <T> Read<T> read(ObjectMapper mapper, byte[] json, Class<T> type, List<Object> base) {
+        try {
+            return new Read<>(mapper.readValue(json, type), List.of());
+        } catch (JsonProcessingException e) {
+            if (!(e instanceof JsonMappingException mapping) || mapping.getPath().isEmpty()) {
+                return new Read<>(null, List.of(JsonFaults.locate(e, base)));
+            }
+            return readFieldByField(mapper, json, mapper.constructType(type), base, e);
+        } catch (IOException | RuntimeException e) {
+            // also what Jackson throws past its own limits (nesting depth, number and string lengths)
+            return new Read<>(null, List.of(ErrorDetail.jsonInvalid(base, "JSON decode error")));
+        }
+    }
+
+    /**
+     * The faults of a read together with the caller's checks of the value read: checks at or under a location
+     * already reported are dropped, and the rest are ordered by the list indices in their location (entry 0's
+     * faults before entry 1's), read faults first among equals.
+     */
+    public static List<ErrorDetail> withChecks(List<ErrorDetail> readFaults, List<ErrorDetail> checks) {
+        List<ErrorDetail> all = new ArrayList<>(readFaults);
+        for (ErrorDetail check : checks) {
+            if (readFaults.stream().noneMatch(fault -> startsWith(check.loc(), fault.loc()))) {
+                all.add(check);
+            }
+        }
+        all.sort(Comparator.comparing(fault -> indices(fault.loc()), JsonBinding::compareIndices));
+        return all;
+    }
+
+    private static <T> Read<T> readFieldByField(ObjectMapper mapper, byte[] json, JavaType type, List<Object> base,
+            JsonProcessingException first) {
+        JsonNode tree;
+        try {
+            tree = mapper.readTree(json);
+        } catch (JsonProcessingException e) {
+            return new Read<>(null, List.of(JsonFaults.locate(e, base)));
+        } catch (IOException | RuntimeException e) {
+            return new Read<>(null, List.of(ErrorDetail.jsonInvalid(base, "JSON decode error")));
+        }
+        List<ErrorDetail> faults = new ArrayList<>();
+        T value = null;
+        try {
+            JsonNode kept = prune(mapper, tree, type, base, faults);
+            if (kept != null && faults.size() < MAX_FAULTS) {
+                value = mapper.readerFor(type).readValue(kept);
+            }
+        } catch (IOException | RuntimeException e) {
+            value = null;
+        }
+        if (faults.isEmpty()) {
+            // the tree read differently from the bytes: report what the bytes said
+            return new Read<>(null, List.of(JsonFaults.locate(first, base)));
+        }
+        return new Read<>(value, List.copyOf(faults));
+    }
+
+    /**
+     * {@code node} with every value that does not read as its part of {@code type} left out (a list's entry
+     * becomes null); null when {@code node} itself is the faulty value.
+     */
+    private static JsonNode prune(ObjectMapper mapper, JsonNode node, JavaType type, List<Object> loc,
+            List<ErrorDetail> faults) throws IOException {
+        try {
+            mapper.readerFor(type).readValue(node);
+            return node;
+        } catch (JsonProcessingException e) {
+            int before = faults.size();
+            if (node instanceof ObjectNode object && type.isMapLikeType()) {
+                for (Iterator<Map.Entry<String, JsonNode>> fields = object.properties().iterator();
+                        fields.hasNext() && faults.size() < MAX_FAULTS;) {
+                    Map.Entry<String, JsonNode> field = fields.next();
+                    if (prune(mapper, field.getValue(), type.getContentType(), ErrorDetail.loc(loc, field.getKey()),
+                            faults) == null) {
+                        fields.remove();
+                    }
+                }
+            } else if (node instanceof ObjectNode object && !type.isContainerType()) {
+                pruneProperties(mapper, object, type, loc, faults);
+            } else if (node instanceof ArrayNode array && type.isCollectionLikeType()) {
+                for (int i = 0; i < array.size() && faults.size() < MAX_FAULTS; i++) {
+                    if (prune(mapper, array.get(i), type.getContentType(), ErrorDetail.loc(loc, i), faults) == null) {
+                        array.set(i, NullNode.getInstance());
+                    }
+                }
+            }
+            if (faults.size() > before) {
+                return node;
+            }
+            faults.add(JsonFaults.locateValue(e, loc));
+            return null;
+        }
+    }
+
+    /**
+     * Reads each property of a record or bean on its own, as an object of {@code type} holding only it, so that
+     * the property's own annotations (a custom deserializer, a format) apply; a property whose value is a
+     * structure of the right kind that still does not read is walked further.
+     */
+    private static void pruneProperties(ObjectMapper mapper, ObjectNode object, JavaType type, List<Object> loc,
+            List<ErrorDetail> faults) throws IOException {
+        Map<String, JavaType> properties = properties(mapper, type);
+        for (Iterator<Map.Entry<String, JsonNode>> fields = object.properties().iterator();
+                fields.hasNext() && faults.size() < MAX_FAULTS;) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            JavaType fieldType = properties.get(field.getKey());
+            if (fieldType == null) {
+                continue;
+            }
+            ObjectNode alone = mapper.createObjectNode().set(field.getKey(), field.getValue());
+            try {
+                mapper.readerFor(type).readValue(alone);
+                continue;
+            } catch (JsonProcessingException e) {
+                JsonNode value = field.getValue();
+                boolean structure = value.isObject() && (fieldType.isMapLikeType() || !fieldType.isContainerType())
+                        || value.isArray() && fieldType.isCollectionLikeType();
+                if (!structure || isScalar(fieldType)) {
+                    faults.add(JsonFaults.locate(e, loc));
+                    fields.remove();
+                } else if (prune(mapper, value, fieldType, ErrorDetail.loc(loc, field.getKey()), faults) == null) {
+                    fields.remove();
+                }
+            }
+        }
+    }
+
+    /** A type read from one JSON scalar (text, number, boolean), not walked into. */
+    private static boolean isScalar(JavaType type) {
+        Class<?> raw = type.getRawClass();
+        return raw.isPrimitive() || raw.isEnum() || CharSequence.class.isAssignableFrom(raw)
+                || Number.class.isAssignableFrom(raw) || raw == Boolean.class
+                || Temporal.class.isAssignableFrom(raw) || raw == UUID.class;
+    }
+
+    /** The JSON names of a record's or bean's properties with their types (unknown names are ignored). */
+    private static Map<String, JavaType> properties(ObjectMapper mapper, JavaType type) {
+        return PROPERTIES.computeIfAbsent(type, t -> {
+            BeanDescription description = mapper.getDeserializationConfig().introspect(t);
+            Map<String, JavaType> properties = new LinkedHashMap<>();
+            for (BeanPropertyDefinition property : description.findProperties()) {
+                properties.put(property.getName(), property.getPrimaryType());
+            }
+            return Map.copyOf(properties);
+        });
+    }
+
+    private static boolean startsWith(List<Object> loc, List<Object> prefix) {
+        return loc.size() >= prefix.size() && loc.subList(0, prefix.size()).equals(prefix);
+    }
+
+    private static List<Integer> indices(List<Object> loc) {
+        List<Integer> indices = new ArrayList<>();
+        for (Object part : loc) {
+            if (part instanceof Integer index) {
+                indices.add(index);
+            }
+        }
+        return indices;
+    }
+
+    private static int compareIndices(List<Integer> a, List<Integer> b) {
+        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+            int c = Integer.compare(a.get(i), b.get(i));
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(a.size(), b.size());
+    }
+}

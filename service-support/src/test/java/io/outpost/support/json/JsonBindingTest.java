@@ -1,0 +1,146 @@
+package io.outpost.support.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import io.outpost.model.error.ErrorDetail;
+import io.outpost.model.event.IsoInstantDeserializer;
+
+/** Every value of the wrong JSON type is named, not only the first, and the rest of the document is still read. */
+class JsonBindingTest {
+
+    record Entry(String name, Long count, @JsonDeserialize(using = IsoInstantDeserializer.class) Instant at,
+            Map<String, Object> extra, List<String> tags) {
+    }
+
+    record Doc(@JsonProperty("the_title") String title, List<Entry> entries) {
+    }
+
+    private static final List<Object> BASE = ErrorDetail.loc("value");
+
+    /** The services' mapper: Quarkus ignores unknown properties, and both customizers apply. */
+    private static final ObjectMapper MAPPER = mapper();
+
+    private static ObjectMapper mapper() {
+        ObjectMapper mapper = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        new StrictScalarsCustomizer().customize(mapper);
+        new ExactNumbersCustomizer().customize(mapper);
+        return mapper;
+    }
+
+    private static JsonBinding.Read<Doc> read(String json) {
+        return JsonBinding.read(MAPPER, json.getBytes(StandardCharsets.UTF_8), Doc.class, BASE);
+    }
+
+    private static List<String> described(List<ErrorDetail> faults) {
+        return faults.stream().map(ErrorDetail::describe).toList();
+    }
+
+    @Test
+    void aDocumentOfTheRightTypesIsReadWithoutFaults() {
+        JsonBinding.Read<Doc> read = read("{\"the_title\":\"t\",\"entries\":[{\"name\":\"n\",\"count\":\"7\","
+                + "\"at\":\"2026-01-02T03:04:05Z\",\"extra\":{\"k\":1.10},\"tags\":[\"a\"]}],\"unknown\":[1]}");
+        assertThat(read.faults()).isEmpty();
+        assertThat(read.value().title()).isEqualTo("t");
+        Entry entry = read.value().entries().get(0);
+        assertThat(entry.count()).isEqualTo(7L);
+        assertThat(entry.at()).isEqualTo(Instant.parse("2026-01-02T03:04:05Z"));
+        assertThat(entry.extra().get("k")).hasToString("1.10");
+    }
+
+    @Test
+    void everyValueOfTheWrongTypeIsAFaultAtItsOwnLocation() {
+        JsonBinding.Read<Doc> read = read("{\"the_title\":5,\"entries\":["
+                + "{\"name\":1,\"count\":\"x\",\"at\":7,\"extra\":[1],\"tags\":\"t\"},"
+                + "{\"name\":\"fine\",\"count\":2},"
+                + "\"text\","
+                + "{\"name\":\"n\",\"tags\":[1,\"a\",{}]}],\"unknown\":{\"the_title\":5}}");
+        assertThat(described(read.faults())).containsExactly(
+                "value.the_title: Input should be a valid string [json_invalid]",
+                "value.entries.0.name: Input should be a valid string [json_invalid]",
+                "value.entries.0.count: Input should be a valid integer [json_invalid]",
+                "value.entries.0.at: " + ErrorDetail.datetimeParsing(List.of()).msg() + " [datetime_parsing]",
+                "value.entries.0.extra: Input should be a valid dictionary [json_invalid]",
+                "value.entries.0.tags: Input should be a valid list [json_invalid]",
+                "value.entries.2: Input should be a valid dictionary [json_invalid]",
+                "value.entries.3.tags.0: Input should be a valid string [json_invalid]",
+                "value.entries.3.tags.2: Input should be a valid string [json_invalid]");
+        // what read is the rest: faulty values left out, so the caller's checks can still report the others
+        Doc doc = read.value();
+        assertThat(doc.title()).isNull();
+        assertThat(doc.entries()).hasSize(4);
+        assertThat(doc.entries().get(0)).isEqualTo(new Entry(null, null, null, null, null));
+        assertThat(doc.entries().get(1)).isEqualTo(new Entry("fine", 2L, null, null, null));
+        assertThat(doc.entries().get(2)).isNull();
+        assertThat(doc.entries().get(3).tags()).isEqualTo(Arrays.asList(null, "a", null));
+    }
+
+    @Test
+    void aDocumentThatIsNotJsonOrNotAnObjectIsOneFaultAndNoValue() {
+        for (String json : List.of("{\"the_title\":", "[1,2]", "\"text\"")) {
+            JsonBinding.Read<Doc> read = read(json);
+            assertThat(read.value()).as(json).isNull();
+            assertThat(described(read.faults())).as(json).hasSize(1).allMatch(f -> f.startsWith("value: "));
+        }
+        // a wrong type met first, then nesting past the parser's limits: the document is refused as a whole
+        String deep = "{\"the_title\":1,\"unknown\":" + "[".repeat(1_500) + "]".repeat(1_500) + "}";
+        assertThat(read(deep).value()).isNull();
+        assertThat(described(read(deep).faults())).containsExactly(
+                "value: JSON decode error, input exceeds the parser's limits [json_invalid]");
+        assertThat(read("null").value()).isNull();
+        assertThat(read("null").faults()).isEmpty();
+    }
+
+    @Test
+    void everyFaultyEntryOfALongListIsNamed() {
+        StringBuilder json = new StringBuilder("{\"entries\":[");
+        int entries = 20_000;
+        for (int i = 0; i < entries; i++) {
+            json.append(i == 0 ? "" : ",").append(i % 50 == 0 ? "{\"name\":" + i + "}" : "{\"name\":\"ok\"}");
+        }
+        JsonBinding.Read<Doc> read = read(json.append("]}").toString());
+        assertThat(read.faults()).hasSize(entries / 50);
+        assertThat(read.faults().get(1).loc()).isEqualTo(ErrorDetail.loc("value", "entries", 50, "name"));
+        assertThat(read.value().entries()).hasSize(entries);
+    }
+
+    @Test
+    void aWalkStopsAtItsMostFaultsAndReadsNoValue() {
+        StringBuilder json = new StringBuilder("{\"entries\":[");
+        int entries = JsonBinding.MAX_FAULTS + 500;
+        for (int i = 0; i < entries; i++) {
+            json.append(i == 0 ? "" : ",").append("{\"name\":").append(i).append('}');
+        }
+        JsonBinding.Read<Doc> read = read(json.append("]}").toString());
+        assertThat(read.faults()).hasSize(JsonBinding.MAX_FAULTS);
+        assertThat(read.faults().get(JsonBinding.MAX_FAULTS - 1).loc())
+                .isEqualTo(ErrorDetail.loc("value", "entries", JsonBinding.MAX_FAULTS - 1, "name"));
+        assertThat(read.value()).isNull();
+    }
+
+    @Test
+    void checksAboutValuesAlreadyReportedAreDroppedAndTheRestOrderedByEntry() {
+        ErrorDetail typeFault = ErrorDetail.jsonInvalid(ErrorDetail.loc("body", "n", 1, "message"), "wrong");
+        ErrorDetail dropped = ErrorDetail.missing(ErrorDetail.loc("body", "n", 1, "message"));
+        ErrorDetail under = ErrorDetail.missing(ErrorDetail.loc("body", "n", 1, "message", "x"));
+        ErrorDetail sibling = ErrorDetail.missing(ErrorDetail.loc("body", "n", 1, "messages"));
+        ErrorDetail first = ErrorDetail.stringTooShort(ErrorDetail.loc("body", "n", 0, "svc_url"), 1);
+        ErrorDetail list = ErrorDetail.tooLong(ErrorDetail.loc("body", "n"), 100);
+        ErrorDetail later = ErrorDetail.missing(ErrorDetail.loc("body", "n", 10, "message"));
+        assertThat(JsonBinding.withChecks(List.of(typeFault), List.of(later, dropped, under, sibling, first, list)))
+                .containsExactly(list, first, typeFault, sibling, later);
+        assertThat(JsonBinding.withChecks(List.of(), List.of(later, first))).containsExactly(first, later);
+    }
+}
