@@ -11,10 +11,6 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.outpost.model.Limits;
+import io.outpost.testsupport.RawHttp;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
@@ -293,19 +290,13 @@ class ValidationMappingTest {
     }
 
     /** Raw request lines: HTTP clients refuse to send a malformed URI at all. */
-    private static String rawGet(String target) throws IOException {
+    private static String rawGet(String target) {
         return rawGet(target, "");
     }
 
     /** {@code moreHeaders}: each line ending in CRLF. */
-    private static String rawGet(String target, String moreHeaders) throws IOException {
-        try (Socket socket = new Socket("localhost", RestAssured.port)) {
-            OutputStream out = socket.getOutputStream();
-            out.write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n" + moreHeaders + "\r\n")
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
-            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        }
+    private static String rawGet(String target, String moreHeaders) {
+        return RawHttp.get(RestAssured.port, target, moreHeaders);
     }
 
     /** The answer's status line and body: one request per connection, so the body ends the stream. */
@@ -326,7 +317,7 @@ class ValidationMappingTest {
     }
 
     @Test
-    void aRequestLineUpToTheLimitReachesTheRoute() throws IOException {
+    void aRequestLineUpToTheLimitReachesTheRoute() {
         String answer = rawGet(targetForALineOf(Limits.REQUEST_LINE_MAX_BYTES));
         assertTrue(answer.startsWith("HTTP/1.1 200 "), answer.lines().findFirst().orElse(answer));
         assertTrue(answer.contains("0a1b2c3d-0000-4000-8000-000000000199\"]"), "all 200 role ids were read");
@@ -334,14 +325,14 @@ class ValidationMappingTest {
 
     /** Vert.x answers before any route: no error body, the connection closed (docs/architecture.md, "Request sizes"). */
     @Test
-    void aLongerRequestLineIsA414() throws IOException {
+    void aLongerRequestLineIsA414() {
         String answer = rawGet(targetForALineOf(Limits.REQUEST_LINE_MAX_BYTES + 1));
         // Vert.x cannot tell the version of a line it did not read: its 414 speaks HTTP/1.0
         assertTrue(answer.startsWith("HTTP/1.0 414 ") && answer.endsWith("\r\n\r\n"), answer);
     }
 
     @Test
-    void headersUpToTheLimitAreReadAndMoreIsA431() throws IOException {
+    void headersUpToTheLimitAreReadAndMoreIsA431() {
         // the request's other header lines take well under 1 KiB
         String justUnder = "x-pad: " + "h".repeat(Limits.REQUEST_HEADERS_MAX_BYTES - 1024) + "\r\n";
         assertTrue(rawGet(SANDBOX, justUnder).startsWith("HTTP/1.1 200 "));
@@ -352,13 +343,13 @@ class ValidationMappingTest {
     @ParameterizedTest
     @ValueSource(strings = { SANDBOX + "?cursor=%zz", SANDBOX + "?cursor=%", SANDBOX + "?cursor=%0",
         SANDBOX + "?cursor=ok&x=%g0", "/nowhere?cursor=%zz", "/q/health/ready?%" })
-    void malformedPercentEncodingInTheQueryIs422AtQueryOnEveryRoute(String target) throws IOException {
+    void malformedPercentEncodingInTheQueryIs422AtQueryOnEveryRoute(String target) {
         assertRaw(rawGet(target), "422", "{\"detail\":[{\"loc\":[\"query\"],"
                 + "\"msg\":\"Invalid query string: Malformed escape pair\",\"type\":\"json_invalid\"}]}");
     }
 
     @Test
-    void malformedPercentEncodingInThePathIs422AtPath() throws IOException {
+    void malformedPercentEncodingInThePathIs422AtPath() {
         assertRaw(rawGet("/probe/%zz?cursor=%zz"), "422", "{\"detail\":[{\"loc\":[\"path\"],"
                 + "\"msg\":\"Invalid path: Malformed escape pair\",\"type\":\"json_invalid\"}]}");
         assertRaw(rawGet("/probe/{x}"), "422", "{\"detail\":[{\"loc\":[\"path\"],"
@@ -366,7 +357,7 @@ class ValidationMappingTest {
     }
 
     @Test
-    void wellFormedPercentEncodingStillDecodes() throws IOException {
+    void wellFormedPercentEncodingStillDecodes() {
         String answer = rawGet(SANDBOX + "?cursor=%41%2b%2B+b&name=%C3%A9");
         assertTrue(answer.startsWith("HTTP/1.1 200 ") && answer.contains("\"cursor\":\"A++ b\"")
                 && answer.contains("\"name\":\"\u00e9\""), answer);

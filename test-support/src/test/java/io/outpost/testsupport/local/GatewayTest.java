@@ -2,12 +2,10 @@ package io.outpost.testsupport.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.outpost.model.Limits;
+import io.outpost.testsupport.RawHttp;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -99,13 +98,8 @@ class GatewayTest {
     }
 
     /** One raw request, {@code GET <target> HTTP/1.1} plus {@code moreHeaders} (CRLF-ended lines), and its answer. */
-    private static String rawGet(String target, String moreHeaders) throws Exception {
-        try (Socket socket = new Socket("127.0.0.1", gateway.port())) {
-            socket.setSoTimeout(20_000);
-            socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-                    + moreHeaders + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
-        }
+    private static String rawGet(String target, String moreHeaders) {
+        return RawHttp.get(gateway.port(), target, moreHeaders);
     }
 
     /** A history target whose request line is exactly {@code bytes} long. */
@@ -115,7 +109,7 @@ class GatewayTest {
     }
 
     @Test
-    void passesWhatTheServicesReadAndRefusesMoreAsTheyWould() throws Exception {
+    void passesWhatTheServicesReadAndRefusesMoreAsTheyWould() {
         String longest = targetForALineOf(Limits.REQUEST_LINE_MAX_BYTES);
         String answer = rawGet(longest, "");
         assertThat(answer).startsWith("HTTP/1.1 200 ").contains("history " + longest + " 127.0.0.1");
