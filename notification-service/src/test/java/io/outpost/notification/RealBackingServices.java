@@ -1,5 +1,7 @@
 package io.outpost.notification;
 
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 import io.outpost.model.Topics;
@@ -21,6 +23,16 @@ public final class RealBackingServices {
     }
 
     public static class AsItsKafkaUser extends OutpostTestResource {
+        /** How often the wake-up listener checks its connection (15 s in production), for WakeUpTest's silent one. */
+        static final Duration LISTEN_KEEPALIVE = Duration.ofSeconds(2);
+
+        @Override
+        public Map<String, String> start() {
+            Map<String, String> settings = new HashMap<>(super.start());
+            settings.put("outpost.notification.listen-keepalive-interval", LISTEN_KEEPALIVE.toString());
+            return settings;
+        }
+
         @Override
         protected Map<String, String> kafkaUser() {
             String topic = Topics.PLAYER_NOTIFICATIONS;

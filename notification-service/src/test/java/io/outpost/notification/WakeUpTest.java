@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
@@ -31,6 +32,7 @@ import io.outpost.notification.store.NotificationStore;
 import io.outpost.notification.store.WakeListener;
 import io.outpost.testsupport.BackingServices;
 import io.outpost.testsupport.PostgresConnection;
+import io.outpost.testsupport.ProcessFreeze;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** DESIGN §4 wake-ups: across replicas through PostgreSQL, after the listener lost its connection, and cheaply. */
@@ -92,6 +94,30 @@ class WakeUpTest {
         await().atMost(Duration.ofSeconds(15)).until(listener::listening);
         Fixture.store(otherReplica, player, "y", 1);
         assertThat(ids(page(held.get()))).containsExactly("y-0");
+    }
+
+    /**
+     * The listener's connection goes silent (its PostgreSQL backend frozen, as behind a dead network path, while
+     * every other connection works): closing it would wait for TCP, so it is given up at the first unanswered
+     * keepalive and a new one listens. A poll held meanwhile gets what another replica stored then, whose
+     * announcement went to the silent connection, well before its deadline.
+     */
+    @Test
+    void aPollWakesAfterTheListenerConnectionWentSilent() throws Exception {
+        int silent = sql("SELECT pid FROM pg_stat_activity WHERE application_name = '" + WakeListener.APPLICATION_NAME
+                + "'");
+        UUID player = UUID.randomUUID();
+        CompletableFuture<HttpResponse<String>> held = poll(reader(player), "deadline=120");
+        LongPollTest.awaitHeld(player);
+        try (ProcessFreeze frozen = ProcessFreeze.process(silent)) {
+            Fixture.store(otherReplica, player, "s", 1);
+            assertThat(ids(page(held.get(60, TimeUnit.SECONDS)))).containsExactly("s-0");
+            assertThat(sql("SELECT count(*) FROM pg_stat_activity WHERE application_name = '"
+                    + WakeListener.APPLICATION_NAME + "' AND pid <> " + silent)).isEqualTo(1);
+        }
+        // thawed, the silent backend reads the client's goodbye and ends: one listener connection again
+        await().atMost(Duration.ofSeconds(30)).until(() -> sql("SELECT count(*) FROM pg_stat_activity WHERE "
+                + "application_name = '" + WakeListener.APPLICATION_NAME + "'") == 1);
     }
 
     @Test

@@ -28,6 +28,17 @@ public final class ProcessFreeze implements AutoCloseable {
         return new ProcessFreeze(broker::pause, broker::resume);
     }
 
+    /**
+     * Freezes one process of the machine, e.g. the PostgreSQL backend serving one connection (its
+     * {@code pg_backend_pid()}): to that connection's client the network went silent, while every other
+     * connection works.
+     */
+    public static ProcessFreeze process(long pid) {
+        ProcessHandle process = ProcessHandle.of(pid)
+                .orElseThrow(() -> new IllegalStateException("no process " + pid));
+        return new ProcessFreeze(() -> Signals.pause(process), () -> Signals.resume(process));
+    }
+
     /** Thaws the process and everything below it. */
     @Override
     public void close() {

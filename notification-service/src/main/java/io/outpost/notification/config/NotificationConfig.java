@@ -42,6 +42,13 @@ public interface NotificationConfig {
     Duration listenReconnectDelay();
 
     /**
+     * How often the wake-up listener checks that its connection still answers (within 5 s); one that does not is
+     * given up and replaced, so a silent network costs at most this plus 5 s of missed wake-ups.
+     */
+    @WithDefault("PT15S")
+    Duration listenKeepaliveInterval();
+
+    /**
      * How long the publish endpoint waits for Kafka to acknowledge every record before answering 503. Kafka
      * acknowledges in milliseconds when it is there; once a publish has waited this long, the next ones are
      * refused at once until the cluster answers again.

@@ -18,6 +18,7 @@ import io.outpost.notification.config.NotificationConfig;
 import io.outpost.notification.service.PollRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnection;
 
@@ -25,12 +26,15 @@ import io.vertx.pgclient.PgConnection;
  * Listens on {@link NotificationStore#WAKE_CHANNEL} over one dedicated PostgreSQL connection per instance, so
  * that polls held here wake when any replica stores a notification for their player.
  *
- * <p>The connection is watched: a {@code SELECT 1} every {@value #KEEPALIVE_SECONDS} s must answer within
- * {@value #KEEPALIVE_TIMEOUT_SECONDS} s, or the connection is dropped (a silent network or a hung server looks
- * alive otherwise). A lost or failed connection — the first one included — is opened again after
- * {@code listen-reconnect-delay}, for as long as the instance runs; since announcements sent meanwhile are
- * gone, the registry then rechecks every held poll (batched). The instance is not ready while it does not
- * listen ({@link WakeListenerChecks}).
+ * <p>The connection is watched: a {@code SELECT 1} every {@code listen-keepalive-interval} (15 s) must answer
+ * within {@value #ANSWER_WITHIN_SECONDS} s, or the connection is given up at once (a silent network or a hung
+ * server looks alive otherwise, and closing such a connection can itself wait for as long as TCP retransmits).
+ * Opening one, LISTEN included, is bounded the same way. A lost, silent or failed connection — the first one
+ * included — is opened again after {@code listen-reconnect-delay}, for as long as the instance runs; since
+ * announcements sent meanwhile are gone, the registry forgets what it remembered for re-polls the moment the
+ * connection is given up, and rechecks every held poll (batched) once it listens again. The instance is not ready
+ * while it does not listen ({@link WakeListenerChecks}). While it cannot listen, one warning is logged when that
+ * starts and one a minute after; listening again is logged once.
  */
 @ApplicationScoped
 public class WakeListener {
@@ -38,9 +42,12 @@ public class WakeListener {
     /** How the LISTEN connection names itself to PostgreSQL ({@code pg_stat_activity.application_name}). */
     public static final String APPLICATION_NAME = "outpost-wake-listener";
     private static final Logger LOG = Logger.getLogger(WakeListener.class);
-    static final int KEEPALIVE_SECONDS = 15;
-    static final int KEEPALIVE_TIMEOUT_SECONDS = 5;
+    /** The most a keepalive, a LISTEN or (beyond the connect timeout) an opening connection may take. */
+    static final int ANSWER_WITHIN_SECONDS = 5;
     private static final Duration FIRST_WAIT = Duration.ofSeconds(10);
+    /** How long a stopping instance waits for a connection still being opened to settle. */
+    private static final Duration SETTLE_ON_STOP = Duration.ofSeconds(2);
+    private static final long WARN_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final PollRegistry registry;
     /** Announcements of what another instance stored, and of what this one stored (skipped). */
@@ -49,12 +56,19 @@ public class WakeListener {
     private final Vertx vertx;
     private final DatabaseConnections connections;
     private final long reconnectMillis;
+    private final long keepaliveMillis;
+    private final long openWithinMillis;
     private final CompletableFuture<Void> firstListen = new CompletableFuture<>();
     private volatile PgConnection connection;
+    /** The connection being opened, until it is open, given up or failed. */
+    private volatile Future<PgConnection> opening;
     private volatile boolean listening;
     private volatile long downSince = System.nanoTime();
     private volatile boolean stopped;
     private long keepalive = -1;
+    /** Whether (and when last) not listening was warned about, in this outage. */
+    private volatile boolean warned;
+    private volatile long warnedAt;
 
     public WakeListener(PollRegistry registry, Vertx vertx, NotificationConfig config, DatabaseConnections connections,
             MeterRegistry meters) {
@@ -64,6 +78,9 @@ public class WakeListener {
         this.vertx = vertx;
         this.connections = connections;
         this.reconnectMillis = Math.max(1, config.listenReconnectDelay().toMillis());
+        this.keepaliveMillis = Math.max(1, config.listenKeepaliveInterval().toMillis());
+        this.openWithinMillis = connections.listenOptions().getConnectTimeout()
+                + TimeUnit.SECONDS.toMillis(ANSWER_WITHIN_SECONDS);
     }
 
     private static Counter announcements(MeterRegistry meters, String origin) {
@@ -76,7 +93,7 @@ public class WakeListener {
     /** Listening before the instance takes requests, so no announcement is missed after start. */
     void start(@Observes StartupEvent event) {
         connect();
-        keepalive = vertx.setPeriodic(TimeUnit.SECONDS.toMillis(KEEPALIVE_SECONDS), id -> checkAlive());
+        keepalive = vertx.setPeriodic(keepaliveMillis, id -> checkAlive());
         try {
             firstListen.get(FIRST_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
@@ -84,9 +101,21 @@ public class WakeListener {
         }
     }
 
+    /**
+     * Closes the connection, after letting one still being opened settle (briefly): a connection attempt left
+     * pending when Vert.x stops completes on a closed event loop.
+     */
     void stop(@Observes ShutdownEvent event) {
         stopped = true;
         vertx.cancelTimer(keepalive);
+        Future<PgConnection> pending = opening;
+        if (pending != null && !pending.isComplete()) {
+            try {
+                pending.toCompletionStage().toCompletableFuture().get(SETTLE_ON_STOP.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                LOG.debugf("LISTEN connection still opening at shutdown: %s", e.getMessage());
+            }
+        }
         PgConnection current = connection;
         if (current != null) {
             current.close();
@@ -107,48 +136,81 @@ public class WakeListener {
         if (stopped) {
             return;
         }
-        PgConnection.connect(vertx, connections.listenOptions()).onComplete(opened -> {
+        Future<PgConnection> attempt = PgConnection.connect(vertx, connections.listenOptions());
+        opening = attempt;
+        attempt.timeout(openWithinMillis, TimeUnit.MILLISECONDS).onComplete(opened -> {
             if (opened.failed()) {
+                attempt.onSuccess(PgConnection::close); // one that opens after all is not used
                 retry("cannot connect: " + opened.cause().getMessage());
                 return;
             }
             PgConnection conn = opened.result();
+            if (stopped) {
+                conn.close();
+                return;
+            }
             connection = conn;
             conn.notificationHandler(notification -> announced(notification.getPayload()));
-            conn.closeHandler(v -> lost(conn));
+            conn.closeHandler(v -> giveUp(conn, "connection lost"));
             conn.exceptionHandler(failure -> LOG.debugf("LISTEN connection: %s", failure.getMessage()));
-            conn.query("LISTEN " + NotificationStore.WAKE_CHANNEL).execute().onComplete(listened -> {
-                if (listened.failed()) {
-                    conn.close(); // the close handler retries
-                    return;
-                }
-                listening = true;
-                LOG.debug("listening for stored notifications");
-                firstListen.complete(null);
-                registry.announcementsComplete(true);
-                registry.recheck(); // whatever was announced while not listening
-            });
+            conn.query("LISTEN " + NotificationStore.WAKE_CHANNEL).execute()
+                    .timeout(ANSWER_WITHIN_SECONDS, TimeUnit.SECONDS).onComplete(listened -> {
+                        if (listened.failed()) {
+                            giveUp(conn, "LISTEN failed: " + listened.cause().getMessage());
+                            return;
+                        }
+                        if (connection != conn) {
+                            return; // given up meanwhile
+                        }
+                        listening = true;
+                        if (warned) {
+                            LOG.infof("listening for stored notifications again, after %d s",
+                                    Duration.ofNanos(System.nanoTime() - downSince).toSeconds());
+                            warned = false;
+                        }
+                        LOG.debug("listening for stored notifications");
+                        firstListen.complete(null);
+                        registry.announcementsComplete(true);
+                        registry.recheck(); // whatever was announced while not listening
+                    });
         });
     }
 
-    private void lost(PgConnection conn) {
+    /**
+     * Stops using {@code conn} (once: later calls for it do nothing) and opens another. It is closed, but not
+     * waited for: a close that cannot reach the server hangs for as long as TCP retransmits.
+     */
+    private void giveUp(PgConnection conn, String why) {
         if (connection != conn) {
             return;
         }
         connection = null;
-        retry("connection lost");
+        conn.close();
+        retry(why);
     }
 
     private void retry(String why) {
         if (listening) {
             downSince = System.nanoTime();
+            listening = false;
+            registry.announcementsComplete(false);
         }
-        listening = false;
-        registry.announcementsComplete(false);
-        if (!stopped) {
-            LOG.warnf("not listening for stored notifications (%s); retrying in %d ms", why, reconnectMillis);
-            vertx.setTimer(reconnectMillis, id -> connect());
+        if (stopped) {
+            return;
         }
+        long now = System.nanoTime();
+        if (!warned) {
+            LOG.warnf("not listening for stored notifications (%s); retrying every %d ms", why, reconnectMillis);
+            warned = true;
+            warnedAt = now;
+        } else if (now - warnedAt >= WARN_EVERY_NANOS) {
+            LOG.warnf("still not listening for stored notifications after %d s (%s); retrying every %d ms",
+                    Duration.ofNanos(now - downSince).toSeconds(), why, reconnectMillis);
+            warnedAt = now;
+        } else {
+            LOG.debugf("not listening for stored notifications (%s); retrying in %d ms", why, reconnectMillis);
+        }
+        vertx.setTimer(reconnectMillis, id -> connect());
     }
 
     private void checkAlive() {
@@ -157,11 +219,8 @@ public class WakeListener {
             return;
         }
         conn.query("SELECT 1").execute()
-                .timeout(KEEPALIVE_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                .onFailure(failure -> {
-                    LOG.warnf("LISTEN connection did not answer (%s); opening a new one", failure.getMessage());
-                    conn.close();
-                });
+                .timeout(ANSWER_WITHIN_SECONDS, TimeUnit.SECONDS)
+                .onFailure(failure -> giveUp(conn, "the connection did not answer: " + failure.getMessage()));
     }
 
     /**
