@@ -71,6 +71,8 @@ class IngestTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "not json at all                                   | value: JSON decode error [json_invalid]",
+            // two events concatenated into one value: neither is stored (Jackson's default stored the first)
+            "{\"player_uuid\":\"PLAYER\",\"message\":\"m\"}{\"player_uuid\":\"PLAYER\",\"message\":\"n\"} | value: JSON decode error [json_invalid]",
             "{\"message\":\"m\"}                                | value.player_uuid: Field required [missing]",
             "{\"player_uuid\":\"PLAYER\"}                       | value.message: Field required [missing]",
             "{\"player_uuid\":\"PLAYER\",\"message\":\"LONG\"}   | value.message: String should have at most 4096 characters [string_too_long]",

@@ -154,6 +154,20 @@ class PublishTest {
         assertThat(page.notifications()).extracting(n -> n.message()).containsExactly("after");
     }
 
+    /** A body is one JSON value: what follows it is not ignored, and nothing of the body is published. */
+    @ParameterizedTest
+    @ValueSource(strings = { " {}", "{\"notifications\":[{\"message\":\"second\"}]}", " x", " [" })
+    void aBodyWithMoreAfterItsValueIsRefusedAndPublishesNothing(String more) {
+        UUID player = UUID.randomUUID();
+        String token = writer(Permissions.NOTIFICATION_PLAYER_WRITE, null);
+        publish(player, token, "{\"notifications\":[{\"message\":\"first\"}]}" + more).statusCode(422)
+                .body(is("{\"detail\":[" + fault("[\"body\"]", "JSON decode error", "json_invalid") + "]}"));
+        publish(player, token, "{\"notifications\":[{\"message\":\"after\"}]}").statusCode(202);
+        NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
+                "offset_reset_strategy=earliest&deadline=0").get()), p -> !p.notifications().isEmpty());
+        assertThat(page.notifications()).extracting(n -> n.message()).containsExactly("after");
+    }
+
     /** As pydantic: a list over its limit is refused as such, whatever its entries hold. */
     @ParameterizedTest
     @ValueSource(strings = { "{\"message\":1}", "{}", "7" })

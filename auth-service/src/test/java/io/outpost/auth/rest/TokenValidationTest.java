@@ -36,6 +36,8 @@ class TokenValidationTest {
         assertUnprocessable(authorized().contentType(ContentType.JSON).body("{\"grant_type\":"), UNREADABLE);
         assertUnprocessable(authorized().contentType(ContentType.JSON).body("{\"grant_type\":\"client_credentials\"} x"),
                 UNREADABLE);
+        assertUnprocessable(authorized().contentType(ContentType.JSON).body("{\"grant_type\":\"client_credentials\"} {}"),
+                UNREADABLE);
     }
 
     @Test

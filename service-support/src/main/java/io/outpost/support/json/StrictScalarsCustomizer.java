@@ -2,6 +2,7 @@ package io.outpost.support.json;
 
 import jakarta.inject.Singleton;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
@@ -16,12 +17,17 @@ import io.quarkus.jackson.ObjectMapperCustomizer;
  * wrong type, which {@link JsonFaults} answers as {@code json_invalid} at the field (a 422 over HTTP, a dead letter
  * from Kafka). A number written as a JSON string ({@code "legacy_id": "7"}) is still read, as pydantic's lax mode
  * reads it; objects and arrays were never coerced.
+ *
+ * <p>A document is also read whole: Jackson's default stops after the first value, so {@code {…}{…}} (two events
+ * a buggy producer concatenated into one record) or {@code {…} {}} stored the first and dropped the rest without
+ * a word. Anything after the value but whitespace fails the read ({@code json_invalid}, "JSON decode error").
  */
 @Singleton
 public class StrictScalarsCustomizer implements ObjectMapperCustomizer {
 
     @Override
     public void customize(ObjectMapper mapper) {
+        mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         mapper.coercionConfigFor(LogicalType.Textual)
                 .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)

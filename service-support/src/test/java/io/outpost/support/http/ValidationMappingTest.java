@@ -184,6 +184,10 @@ class ValidationMappingTest {
     void unparsableBodyIsJsonInvalid() {
         assertSingle(post("{\"grant_type\": "), "json_invalid", "JSON decode error", "body");
         assertSingle(post("[1,2]"), "json_invalid", "JSON decode error", "body");
+        // one JSON value, whole: Jackson's default read the first of two and ignored the second
+        assertSingle(post("{\"grant_type\":\"client_credentials\"} {}"), "json_invalid", "JSON decode error", "body");
+        assertSingle(post("{\"grant_type\":\"client_credentials\"}{\"count\":1}"), "json_invalid",
+                "JSON decode error", "body");
     }
 
     @Test

@@ -89,7 +89,8 @@ class JsonBindingTest {
 
     @Test
     void aDocumentThatIsNotJsonOrNotAnObjectIsOneFaultAndNoValue() {
-        for (String json : List.of("{\"the_title\":", "[1,2]", "\"text\"")) {
+        for (String json : List.of("{\"the_title\":", "[1,2]", "\"text\"", "{\"the_title\":\"a\"} {}",
+                "{\"the_title\":\"a\"}{\"the_title\":\"b\"}", "{\"the_title\":1} [")) {
             JsonBinding.Read<Doc> read = read(json);
             assertThat(read.value()).as(json).isNull();
             assertThat(described(read.faults())).as(json).hasSize(1).allMatch(f -> f.startsWith("value: "));
