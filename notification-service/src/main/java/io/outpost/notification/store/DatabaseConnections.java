@@ -1,5 +1,6 @@
 package io.outpost.notification.store;
 
+import java.time.Duration;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -8,6 +9,7 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 import io.outpost.support.store.BoundedPgPool;
 import io.outpost.support.store.StoreConfig;
@@ -33,6 +35,9 @@ public class DatabaseConnections {
     public static final String INGEST_APPLICATION_NAME = "outpost-ingest-" + java.util.UUID.randomUUID().toString().substring(0, 8);
     /** One ingest thread stores one batch at a time; the second connection covers a rebalance overlap. */
     private static final int INGEST_CONNECTIONS = 2;
+    private static final Logger LOG = Logger.getLogger(DatabaseConnections.class);
+    /** The most a stopping instance waits for the ingest pool to close. */
+    static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
 
     private final String url;
     private final Optional<String> user;
@@ -78,7 +83,11 @@ public class DatabaseConnections {
                 .using(vertx).build());
     }
 
+    /** Stopping does not wait on a PostgreSQL that does not answer (at most {@link #CLOSE_WAIT}). */
     void close(@Disposes @Identifier(INGEST) Pool pool) {
-        pool.closeAndAwait();
+        if (!BoundedPgPool.closeWithin(pool.getDelegate(), CLOSE_WAIT)) {
+            LOG.infof("the ingest pool's connections did not close within %s (PostgreSQL does not answer); "
+                    + "left to the process exit", CLOSE_WAIT);
+        }
     }
 }

@@ -1,7 +1,10 @@
 package io.outpost.support.store;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import jakarta.inject.Singleton;
 
@@ -65,6 +68,26 @@ public class BoundedPgPool implements PgPoolCreator {
         long period = Math.max(1, Math.min(1_000, readIdle / 10));
         return pool.setIdleTimeoutUnit(TimeUnit.MILLISECONDS).setIdleTimeout((int) Math.max(1, idle))
                 .setPoolCleanerPeriod((int) period);
+    }
+
+    /**
+     * Closes {@code pool}, waiting at most {@code wait}: true when it closed in time. A pool's close waits for each
+     * connection's close, which a PostgreSQL that does not answer (frozen, or behind a dead network path) never
+     * acknowledges — a stopping instance would wait on it until killed. What is left is released when the process
+     * exits.
+     */
+    public static boolean closeWithin(Pool pool, Duration wait) {
+        try {
+            pool.close().toCompletionStage().toCompletableFuture().get(wait.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            return true; // it failed to close: nothing left to wait for
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** The connection-level bounds, also for the connections a service opens beside the pool. */
