@@ -51,12 +51,8 @@ final class RecordParser<E> {
         return new Parsed<>(null, new Refusal(reason, faults.get(0).type()));
     }
 
-    /** The event, or null when the value has none; every value of the wrong JSON type is added to faults. */
+    /** The event, or null when the value has none (absent, empty or {@code null}: missing); its faults added to faults. */
     private E read(ConsumerRecord<byte[], byte[]> record, List<ErrorDetail> faults) {
-        if (record.value() == null || record.value().length == 0) {
-            faults.add(ErrorDetail.missing(VALUE));
-            return null;
-        }
         JsonBinding.Read<E> read = JsonBinding.read(mapper, record.value(), type, VALUE);
         faults.addAll(read.faults());
         if (read.value() == null && read.faults().isEmpty()) {

@@ -76,8 +76,10 @@ class PublishTest {
                 + "\"notifications\"],\"msg\":\"List should have at least 1 item\",\"type\":\"too_short\"}]}"));
         publish(UUID.randomUUID(), token, entries(101)).statusCode(422).body(is("{\"detail\":[{\"loc\":[\"body\","
                 + "\"notifications\"],\"msg\":\"List should have at most 100 items\",\"type\":\"too_long\"}]}"));
-        publish(UUID.randomUUID(), token, "{}").statusCode(422).body(is("{\"detail\":[{\"loc\":[\"body\","
-                + "\"notifications\"],\"msg\":\"Field required\",\"type\":\"missing\"}]}"));
+        for (String none : List.of("{}", "", "null")) {
+            publish(UUID.randomUUID(), token, none).statusCode(422).body(is("{\"detail\":[{\"loc\":[\"body\","
+                    + "\"notifications\"],\"msg\":\"Field required\",\"type\":\"missing\"}]}"));
+        }
     }
 
     @Test

@@ -53,9 +53,7 @@ public class PublishResource {
         UUID player = in.pathUuid("player_uuid", playerUuid);
         authorize(caller.token(), player);
         in.throwIfInvalid();
-        JsonBinding.Read<PublishRequest> read = body == null || body.length == 0
-                ? new JsonBinding.Read<>(null, List.of())
-                : JsonBinding.read(json, body, PublishRequest.class, ErrorDetail.loc("body"));
+        JsonBinding.Read<PublishRequest> read = JsonBinding.read(json, body, PublishRequest.class, ErrorDetail.loc("body"));
         return publishing.publish(player, read.value() == null ? null : read.value().notifications(), read.faults())
                 .map(ids -> Response.accepted(new PublishResponse(ids)).build());
     }

@@ -52,8 +52,14 @@ public final class JsonBinding {
     private JsonBinding() {
     }
 
-    /** Reads {@code json} as {@code type}; faults are located under {@code base}. */
+    /**
+     * Reads {@code json} as {@code type}; faults are located under {@code base}. No bytes (or none at all) is no
+     * value and no fault, as JSON {@code null} is: the caller says what is missing.
+     */
     public static <T> Read<T> read(ObjectMapper mapper, byte[] json, Class<T> type, List<Object> base) {
+        if (json == null || json.length == 0) {
+            return new Read<>(null, List.of());
+        }
         try {
             return new Read<>(mapper.readValue(json, type), List.of());
         } catch (JsonProcessingException e) {

@@ -102,6 +102,9 @@ class JsonBindingTest {
                 "value: JSON decode error, input exceeds the parser's limits [json_invalid]");
         assertThat(read("null").value()).isNull();
         assertThat(read("null").faults()).isEmpty();
+        for (byte[] none : new byte[][] { null, {} }) {
+            assertThat(JsonBinding.read(MAPPER, none, Doc.class, BASE)).isEqualTo(new JsonBinding.Read<Doc>(null, List.of()));
+        }
     }
 
     @Test
