@@ -89,6 +89,14 @@ public record ErrorDetail(List<Object> loc, String msg, String type) {
         return new ErrorDetail(loc, "Value error, " + why, ErrorType.VALUE_ERROR.code());
     }
 
+    /**
+     * A parameter given more than once where one value is expected (a query parameter, a form field): which of
+     * them was meant cannot be known, and a proxy may have read another one than this service would.
+     */
+    public static ErrorDetail givenMoreThanOnce(List<Object> loc) {
+        return valueError(loc, "given more than once, expected once");
+    }
+
     /** Text holding a character PostgreSQL cannot keep: U+0000, or half of a UTF-16 surrogate pair. */
     public static ErrorDetail stringPatternMismatch(List<Object> loc) {
         return new ErrorDetail(loc, "String should not contain U+0000 or an unpaired surrogate (U+D800..U+DFFF)",
