@@ -103,6 +103,27 @@ public record ErrorDetail(List<Object> loc, String msg, String type) {
                 ErrorType.STRING_PATTERN_MISMATCH.code());
     }
 
+    /**
+     * A JSON key holding a character the store cannot keep, located at {@code objectLoc} (its object's path),
+     * then the key with each refused character replaced by U+FFFD, then {@code "[key]"} (pydantic's convention):
+     * the key as sent could not even be written into the answer as UTF-8.
+     */
+    public static ErrorDetail unstorableKey(List<Object> objectLoc, String key) {
+        List<Object> at = new ArrayList<>(objectLoc);
+        StringBuilder shown = new StringBuilder(key.length());
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < key.length() && Character.isLowSurrogate(key.charAt(i + 1))) {
+                shown.append(c).append(key.charAt(++i));
+            } else {
+                shown.append(c == 0 || Character.isSurrogate(c) ? '\uFFFD' : c);
+            }
+        }
+        at.add(shown.toString());
+        at.add("[key]");
+        return stringPatternMismatch(at);
+    }
+
     /** A timestamp that does not parse, or lies outside {@link Constraints#EARLIEST}..{@link Constraints#LATEST}. */
     public static ErrorDetail datetimeParsing(List<Object> loc) {
         return new ErrorDetail(loc, "Input should be a valid datetime from " + Constraints.EARLIEST + " to "

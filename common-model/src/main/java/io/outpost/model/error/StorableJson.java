@@ -16,8 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  * fault reported is the first a reader would meet; one fault per value keeps answers and dead-letter reasons short.
  *
  * <p>Where: a string value at its path of keys and indexes ({@code [..., "custom_data", "a", 0]}); a key at the
- * path of its object, then the key with each refused character replaced by U+FFFD, then {@code "[key]"}
- * (pydantic's convention) — the key as sent could not even be written into the answer as UTF-8.
+ * path of its object, then the key as {@link ErrorDetail#unstorableKey} shows it.
  */
 final class StorableJson {
 
@@ -26,8 +25,6 @@ final class StorableJson {
      * Jackson's limit of 1,000 that the value still serialises inside the pages that carry it.
      */
     static final int MAX_DEPTH = 128;
-
-    private static final char REPLACEMENT = '\uFFFD';
 
     /** One value met on the walk: how it was reached from its parent (key or index) and how deep it sits. */
     private record Step(Step parent, Object name, boolean key, Object value, int depth) {
@@ -43,10 +40,7 @@ final class StorableJson {
         while (!pending.isEmpty()) {
             Step step = pending.pop();
             if (step.key() && !Constraints.storable((String) step.name())) {
-                List<Object> at = path(loc, step.parent());
-                at.add(replaceUnstorable((String) step.name()));
-                at.add("[key]");
-                return ErrorDetail.stringPatternMismatch(at);
+                return ErrorDetail.unstorableKey(path(loc, step.parent()), (String) step.name());
             }
             Object value = step.value();
             String text = value instanceof JsonNode node ? node.textValue() : value instanceof String s ? s : null;
@@ -104,18 +98,5 @@ final class StorableJson {
         List<Object> at = new ArrayList<>(loc);
         at.addAll(names);
         return at;
-    }
-
-    private static String replaceUnstorable(String key) {
-        StringBuilder out = new StringBuilder(key.length());
-        for (int i = 0; i < key.length(); i++) {
-            char c = key.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < key.length() && Character.isLowSurrogate(key.charAt(i + 1))) {
-                out.append(c).append(key.charAt(++i));
-            } else {
-                out.append(c == 0 || Character.isSurrogate(c) ? REPLACEMENT : c);
-            }
-        }
-        return out.toString();
     }
 }

@@ -1,8 +1,10 @@
 package io.outpost.support.http;
 
 import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import io.outpost.model.error.Constraints;
@@ -27,12 +29,12 @@ import io.vertx.core.http.HttpServerRequest;
 public final class InputParser {
 
     private final List<ErrorDetail> errors = new ArrayList<>();
-    private final MultiMap query;
+    private final Map<String, List<String>> query;
     private final MultiMap headers;
 
     /** For checks of a body alone: no query parameters or headers to read. */
     public InputParser() {
-        this(MultiMap.caseInsensitiveMultiMap(), MultiMap.caseInsensitiveMultiMap());
+        this(Map.of(), MultiMap.caseInsensitiveMultiMap());
     }
 
     public InputParser(HttpServerRequest request) {
@@ -40,22 +42,23 @@ public final class InputParser {
     }
 
     /**
-     * The request's query parameters exactly as {@link HttpServerRequest#params()} decodes them (names
-     * case-insensitive, the request's charset, at most 1,024, {@code ;} a separator), but not kept on the
-     * request: {@code params()} caches its map there, and a held long poll would carry it until its answer
-     * (≈ 0.5 KiB a poll, docs/benchmarks.md).
+     * The request's query parameters by their exact names (spec §4 names them in lower case; {@code PAGE_SIZE} is
+     * another, unknown parameter), decoded as UTF-8 with {@code +} a space. Only {@code &} separates parameters:
+     * {@code ;} is an ordinary character of a value (RFC 3986 lets it stand unencoded, and a cursor or a name may
+     * hold one). Every parameter is read — the request line's 8 KiB bound them — so none is dropped unseen. Not
+     * kept on the request, as {@link HttpServerRequest#params()} would be: a held long poll would carry that map
+     * until its answer (≈ 0.5 KiB a poll, docs/benchmarks.md).
      */
-    static MultiMap query(HttpServerRequest request) {
-        MultiMap query = MultiMap.caseInsensitiveMultiMap();
+    static Map<String, List<String>> query(HttpServerRequest request) {
         String uri = request.uri();
-        if (uri != null && uri.indexOf('?') >= 0) {
-            new QueryStringDecoder(uri, Charset.forName(request.getParamsCharset()), true, 1024, false)
-                    .parameters().forEach(query::add);
+        if (uri == null || uri.indexOf('?') < 0) {
+            return Map.of();
         }
-        return query;
+        return new QueryStringDecoder(uri, Charset.forName(request.getParamsCharset()), true, Integer.MAX_VALUE, true)
+                .parameters();
     }
 
-    public InputParser(MultiMap query, MultiMap headers) {
+    public InputParser(Map<String, List<String>> query, MultiMap headers) {
         this.query = query;
         this.headers = headers;
     }
@@ -94,7 +97,7 @@ public final class InputParser {
      */
     public List<UUID> queryUuids(String name) {
         List<UUID> parsed = new ArrayList<>();
-        List<String> items = splitList(query.getAll(name));
+        List<String> items = splitList(query.getOrDefault(name, List.of()));
         for (int i = 0; i < items.size(); i++) {
             List<Object> loc = ErrorDetail.loc("query", name, i);
             UUID value = Constraints.text(errors, loc, items.get(i)) ? Constraints.uuid(errors, loc, items.get(i)) : null;
@@ -108,7 +111,7 @@ public final class InputParser {
     /** A whole-number list given as repeated parameters and/or comma-separated values. */
     public List<Long> queryLongs(String name) {
         List<Long> parsed = new ArrayList<>();
-        List<String> items = splitList(query.getAll(name));
+        List<String> items = splitList(query.getOrDefault(name, List.of()));
         for (int i = 0; i < items.size(); i++) {
             List<Object> loc = ErrorDetail.loc("query", name, i);
             Long value = Constraints.text(errors, loc, items.get(i))
@@ -131,12 +134,18 @@ public final class InputParser {
     }
 
     /**
-     * An optional header of at most {@code max} characters; null when absent or refused. HTTP/1.1 itself cannot
-     * carry U+0000 in a header (the server's decoder refuses the request), but the check holds whatever the
-     * transport.
+     * An optional header of at most {@code max} characters; null when absent or refused. Its bytes are read as
+     * UTF-8 (Netty hands them over one byte a character), so {@code é} counts one character, not two; a header
+     * sent on several lines is one value, its lines joined by {@code ", "} (RFC 9110 §5.3), and counted whole.
+     * HTTP/1.1 itself cannot carry U+0000 in a header (the server's decoder refuses the request), but the check
+     * holds whatever the transport.
      */
     public String header(String name, int max) {
-        String raw = headers.get(name);
+        List<String> lines = headers.getAll(name);
+        if (lines.isEmpty()) {
+            return null;
+        }
+        String raw = new String(String.join(", ", lines).getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
         return Constraints.text(errors, ErrorDetail.loc("header", name), raw, 0, max) ? raw : null;
     }
 
@@ -161,12 +170,23 @@ public final class InputParser {
     }
 
     /**
-     * Every query value is read through here: one holding a character the store cannot keep (percent-encoded
-     * {@code %00}) is refused as {@code string_pattern_mismatch} and then treated as absent.
+     * Every single-valued query parameter is read through here: one given more than once is refused (which was
+     * meant cannot be known, and a proxy in front may have read another one), and one holding a character the
+     * store cannot keep (percent-encoded {@code %00}) is refused as {@code string_pattern_mismatch}; either is
+     * then treated as absent.
      */
     private String queryValue(String name) {
-        String raw = query.get(name);
-        return Constraints.text(errors, ErrorDetail.loc("query", name), raw) ? raw : null;
+        List<String> values = query.get(name);
+        if (values == null || values.isEmpty()) {
+            return null;
+        }
+        List<Object> loc = ErrorDetail.loc("query", name);
+        if (values.size() > 1) {
+            errors.add(ErrorDetail.givenMoreThanOnce(loc));
+            return null;
+        }
+        String raw = values.get(0);
+        return Constraints.text(errors, loc, raw) ? raw : null;
     }
 
     private static List<String> splitList(List<String> raw) {

@@ -54,14 +54,17 @@ public final class JsonBinding {
 
     /**
      * Reads {@code json} as {@code type}; faults are located under {@code base}. No bytes (or none at all) is no
-     * value and no fault, as JSON {@code null} is: the caller says what is missing.
+     * value and no fault, as JSON {@code null} is: the caller says what is missing. Every key of the document is
+     * checked as it is read, those the type ignores included: one holding U+0000 or an unpaired surrogate is a
+     * fault, and the rest of the document is still read.
      */
     public static <T> Read<T> read(ObjectMapper mapper, byte[] json, Class<T> type, List<Object> base) {
         if (json == null || json.length == 0) {
             return new Read<>(null, List.of());
         }
-        try {
-            return new Read<>(mapper.readValue(json, type), List.of());
+        try (KeyCheckingParser parser = new KeyCheckingParser(mapper.createParser(json), base)) {
+            T value = mapper.readValue(parser, type);
+            return new Read<>(value, List.copyOf(parser.faults()));
         } catch (JsonProcessingException e) {
             if (!(e instanceof JsonMappingException mapping) || mapping.getPath().isEmpty()) {
                 return new Read<>(null, List.of(JsonFaults.locate(e, base)));
@@ -92,14 +95,16 @@ public final class JsonBinding {
     private static <T> Read<T> readFieldByField(ObjectMapper mapper, byte[] json, JavaType type, List<Object> base,
             JsonProcessingException first) {
         JsonNode tree;
-        try {
-            tree = mapper.readTree(json);
+        List<ErrorDetail> faults = new ArrayList<>();
+        try (KeyCheckingParser parser = new KeyCheckingParser(mapper.createParser(json), base)) {
+            tree = mapper.readTree(parser);
+            faults.addAll(parser.faults());
         } catch (JsonProcessingException e) {
             return new Read<>(null, List.of(JsonFaults.locate(e, base)));
         } catch (IOException | RuntimeException e) {
             return new Read<>(null, List.of(ErrorDetail.jsonInvalid(base, "JSON decode error")));
         }
-        List<ErrorDetail> faults = new ArrayList<>();
+        int keyFaults = faults.size();
         T value = null;
         try {
             JsonNode kept = prune(mapper, tree, type, base, faults);
@@ -109,7 +114,7 @@ public final class JsonBinding {
         } catch (IOException | RuntimeException e) {
             value = null;
         }
-        if (faults.isEmpty()) {
+        if (faults.size() == keyFaults) {
             // the tree read differently from the bytes: report what the bytes said
             return new Read<>(null, List.of(JsonFaults.locate(first, base)));
         }

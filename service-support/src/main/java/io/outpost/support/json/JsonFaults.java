@@ -27,8 +27,8 @@ public final class JsonFaults {
      * the field takes when it is text, an integer, an object or a list (in pydantic's words: "Input should be a
      * valid string", "… integer", "… dictionary", "… list"; the values
      * {@link StrictScalarsCustomizer} refuses to coerce land here). Text that is not JSON, or
-     * JSON past the parser's limits (nesting deeper than 1,000 levels, numbers over 1,000 digits), is
-     * {@code json_invalid} at {@code base} itself, even when Jackson met it inside a field.
+     * JSON past the parser's limits (nesting deeper than 1,000 levels, numbers over 1,000 digits), or an object
+     * naming one key twice, is {@code json_invalid} at {@code base} itself, even when Jackson met it inside a field.
      */
     public static ErrorDetail locate(JsonProcessingException e, List<Object> base) {
         return locate(e, base, false);
@@ -45,6 +45,9 @@ public final class JsonFaults {
     private static ErrorDetail locate(JsonProcessingException e, List<Object> base, boolean valueAtBase) {
         if (causedBy(e, StreamConstraintsException.class)) {
             return ErrorDetail.jsonInvalid(base, "JSON decode error, input exceeds the parser's limits");
+        }
+        if (duplicateKey(e)) {
+            return ErrorDetail.jsonInvalid(base, "JSON decode error, a key is given twice in one object");
         }
         if (causedBy(e, JsonParseException.class) || !(e instanceof JsonMappingException mapping)) {
             return ErrorDetail.jsonInvalid(base, "JSON decode error");
@@ -85,6 +88,17 @@ public final class JsonFaults {
             return mismatch.getTargetType();
         }
         return e.getCause() instanceof InputCoercionException range ? range.getTargetType() : null;
+    }
+
+    /** What {@link StrictScalarsCustomizer}'s duplicate detection throws (Jackson names no type for it). */
+    private static boolean duplicateKey(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof JsonParseException parse && parse.getOriginalMessage() != null
+                    && parse.getOriginalMessage().startsWith("Duplicate field '")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {

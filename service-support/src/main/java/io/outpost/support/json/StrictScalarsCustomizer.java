@@ -2,6 +2,7 @@ package io.outpost.support.json;
 
 import jakarta.inject.Singleton;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
@@ -21,6 +22,11 @@ import io.quarkus.jackson.ObjectMapperCustomizer;
  * <p>A document is also read whole: Jackson's default stops after the first value, so {@code {…}{…}} (two events
  * a buggy producer concatenated into one record) or {@code {…} {}} stored the first and dropped the rest without
  * a word. Anything after the value but whitespace fails the read ({@code json_invalid}, "JSON decode error").
+ *
+ * <p>An object naming one key twice is refused too ({@code json_invalid}, "JSON decode error, a key is given twice
+ * in one object"), anywhere in the document: Jackson keeps the last, another reader the first (RFC 8259 §4 leaves
+ * it open), so which value a producer meant cannot be known — and one that a proxy or a validator before us read
+ * differently could be smuggled past it.
  */
 @Singleton
 public class StrictScalarsCustomizer implements ObjectMapperCustomizer {
@@ -28,6 +34,7 @@ public class StrictScalarsCustomizer implements ObjectMapperCustomizer {
     @Override
     public void customize(ObjectMapper mapper) {
         mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
         mapper.coercionConfigFor(LogicalType.Textual)
                 .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)

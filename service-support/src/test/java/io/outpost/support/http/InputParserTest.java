@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +22,7 @@ class InputParserTest {
 
     @Test
     void nulInAHeaderIsStringPatternMismatchBeforeItsLength() {
-        InputParser in = new InputParser(MultiMap.caseInsensitiveMultiMap(),
+        InputParser in = new InputParser(Map.of(),
                 MultiMap.caseInsensitiveMultiMap().add("x-svc-client-addr", "10.0.0.1\u0000" + "x".repeat(40)));
 
         assertNull(in.header("x-svc-client-addr", 32));
@@ -31,10 +33,45 @@ class InputParserTest {
 
     @Test
     void aStorableHeaderWithinItsLengthIsReturned() {
-        InputParser in = new InputParser(MultiMap.caseInsensitiveMultiMap(),
+        InputParser in = new InputParser(Map.of(),
                 MultiMap.caseInsensitiveMultiMap().add("x-svc-client-addr", "10.0.0.1"));
 
         assertEquals("10.0.0.1", in.header("x-svc-client-addr", 32));
         assertTrue(in.isValid());
+    }
+
+    /** Netty hands a header's bytes over one a character; the limit counts characters of the UTF-8 text. */
+    @Test
+    void aHeaderIsCountedInCharactersOfItsUtf8Text() {
+        String thirtyTwo = "é".repeat(16) + "😀".repeat(16);
+        InputParser in = new InputParser(Map.of(), MultiMap.caseInsensitiveMultiMap()
+                .add("x-svc-client-addr", asNettyReadsIt(thirtyTwo)));
+
+        assertEquals(thirtyTwo, in.header("x-svc-client-addr", 32));
+        assertTrue(in.isValid());
+
+        InputParser over = new InputParser(Map.of(), MultiMap.caseInsensitiveMultiMap()
+                .add("x-svc-client-addr", asNettyReadsIt(thirtyTwo + "é")));
+        assertNull(over.header("x-svc-client-addr", 32));
+        InvalidInputException refused = assertThrows(InvalidInputException.class, over::throwIfInvalid);
+        assertEquals(List.of(ErrorDetail.stringTooLong(ErrorDetail.loc("header", "x-svc-client-addr"), 32)),
+                refused.details());
+    }
+
+    /** A header sent on two lines is one value, joined by ", " (RFC 9110 §5.3), and its limit holds for the whole. */
+    @Test
+    void aHeaderSentTwiceIsOneValueCountedWhole() {
+        InputParser in = new InputParser(Map.of(), MultiMap.caseInsensitiveMultiMap()
+                .add("x-svc-client-addr", "10.0.0.1").add("x-svc-client-addr", "10.0.0.2"));
+        assertEquals("10.0.0.1, 10.0.0.2", in.header("x-svc-client-addr", 32));
+
+        InputParser over = new InputParser(Map.of(), MultiMap.caseInsensitiveMultiMap()
+                .add("x-svc-client-addr", "1.2.3.4").add("x-svc-client-addr", "a".repeat(32)));
+        assertNull(over.header("x-svc-client-addr", 32));
+        assertThrows(InvalidInputException.class, over::throwIfInvalid);
+    }
+
+    private static String asNettyReadsIt(String text) {
+        return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
     }
 }

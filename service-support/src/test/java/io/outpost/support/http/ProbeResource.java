@@ -56,20 +56,11 @@ public class ProbeResource {
         return parsed;
     }
 
-    /** The query as InputParser reads it, beside Vert.x's own {@code params()} of the same request. */
+    /** The query as InputParser reads it. */
     @GET
     @Path("/query")
-    public Map<String, Object> query(@Context HttpServerRequest request) {
-        Map<String, Object> both = new LinkedHashMap<>();
-        both.put("parsed", lists(InputParser.query(request)));
-        both.put("vertx", lists(request.params()));
-        return both;
-    }
-
-    private static Map<String, List<String>> lists(io.vertx.core.MultiMap map) {
-        Map<String, List<String>> lists = new LinkedHashMap<>();
-        map.names().forEach(name -> lists.put(name, map.getAll(name)));
-        return lists;
+    public Map<String, List<String>> query(@Context HttpServerRequest request) {
+        return InputParser.query(request);
     }
 
     @POST

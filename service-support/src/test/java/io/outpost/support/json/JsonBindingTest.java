@@ -147,4 +147,46 @@ class JsonBindingTest {
                 .containsExactly(list, first, typeFault, sibling, later);
         assertThat(JsonBinding.withChecks(List.of(), List.of(later, first))).containsExactly(first, later);
     }
+
+    /**
+     * DESIGN §5: U+0000 is refused anywhere, keys included — also a key the type ignores and a key inside a value
+     * skipped unread, which no check of the bound value meets. Each is located by its object's path; the rest of
+     * the document is read.
+     */
+    @Test
+    void aKeyHoldingUPlus0000IsAFaultWhereverItStandsAndTheRestIsRead() {
+        JsonBinding.Read<Doc> read = read("{\"the_title\":\"t\",\"x\\u0000\":1,\"unknown\":{\"deep\":[{\"\\u0000\":2}]},"
+                + "\"entries\":[{\"name\":\"n\",\"skip\\u0000me\":{\"a\":1}}]}");
+        assertThat(read.faults()).containsExactly(
+                ErrorDetail.unstorableKey(ErrorDetail.loc("value"), "x\u0000"),
+                ErrorDetail.unstorableKey(ErrorDetail.loc("value", "unknown", "deep", 0), "\u0000"),
+                ErrorDetail.unstorableKey(ErrorDetail.loc("value", "entries", 0), "skip\u0000me"));
+        assertThat(read.faults().get(0).loc()).containsExactly("value", "x\uFFFD", "[key]");
+        assertThat(read.value().title()).isEqualTo("t");
+        assertThat(read.value().entries().get(0).name()).isEqualTo("n");
+    }
+
+    /** A key fault and a type fault in one document are both named. */
+    @Test
+    void aKeyFaultIsNamedBesideTypeFaults() {
+        JsonBinding.Read<Doc> read = read("{\"the_title\":5,\"\\u0000\":1,\"entries\":[{\"name\":1}]}");
+        assertThat(described(read.faults())).containsExactlyInAnyOrder(
+                "value.\uFFFD.[key]: " + ErrorDetail.stringPatternMismatch(List.of()).msg() + " [string_pattern_mismatch]",
+                "value.the_title: Input should be a valid string [json_invalid]",
+                "value.entries.0.name: Input should be a valid string [json_invalid]");
+    }
+
+    /** An object naming a key twice is refused wherever it stands: which value was meant cannot be known. */
+    @Test
+    void aKeyGivenTwiceInOneObjectIsRefused() {
+        for (String json : List.of("{\"the_title\":\"a\",\"the_title\":\"b\"}",
+                "{\"entries\":[{\"name\":\"n\",\"extra\":{\"k\":1,\"k\":2}}]}",
+                "{\"unknown\":{\"u\":1,\"u\":1}}")) {
+            JsonBinding.Read<Doc> read = read(json);
+            assertThat(read.value()).as(json).isNull();
+            assertThat(described(read.faults())).as(json)
+                    .containsExactly("value: JSON decode error, a key is given twice in one object [json_invalid]");
+        }
+        assertThat(read("{\"entries\":[{\"name\":\"a\"},{\"name\":\"b\"}]}").faults()).isEmpty();
+    }
 }

@@ -1,0 +1,98 @@
+package io.outpost.support.json;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.JsonParserDelegate;
+
+import io.outpost.model.error.Constraints;
+import io.outpost.model.error.ErrorDetail;
+
+/**
+ * Sees every key of a document as it is read, and notes each one holding a character the store cannot keep
+ * (DESIGN §5: U+0000 anywhere, keys included) — also the keys a binding ignores (unknown properties, whose values
+ * are skipped unread), which no check of the bound value could meet. Reading goes on; the caller decides.
+ *
+ * <p>Every token passes through {@link #nextToken()}: {@link JsonParser}'s own {@code nextFieldName},
+ * {@code nextTextValue} and the like call it, and the two shortcuts {@link JsonParserDelegate} hands straight to
+ * the parser underneath ({@code nextValue}, {@code skipChildren}) are taken token by token here.
+ */
+final class KeyCheckingParser extends JsonParserDelegate {
+
+    private final List<Object> base;
+    private final List<ErrorDetail> faults = new ArrayList<>();
+
+    KeyCheckingParser(JsonParser parser, List<Object> base) {
+        super(parser);
+        this.base = base;
+    }
+
+    /** The keys refused so far, in document order, each located as {@link ErrorDetail#unstorableKey} does. */
+    List<ErrorDetail> faults() {
+        return faults;
+    }
+
+    @Override
+    public JsonToken nextToken() throws IOException {
+        JsonToken token = delegate.nextToken();
+        if (token == JsonToken.FIELD_NAME && faults.size() < JsonBinding.MAX_FAULTS) {
+            String key = delegate.currentName();
+            if (!Constraints.storable(key)) {
+                faults.add(ErrorDetail.unstorableKey(objectLoc(delegate.getParsingContext()), key));
+            }
+        }
+        return token;
+    }
+
+    @Override
+    public JsonToken nextValue() throws IOException {
+        JsonToken token = nextToken();
+        return token == JsonToken.FIELD_NAME ? nextToken() : token;
+    }
+
+    @Override
+    public JsonParser skipChildren() throws IOException {
+        if (!currentToken().isStructStart()) {
+            return this;
+        }
+        int open = 1;
+        while (open > 0) {
+            JsonToken token = nextToken();
+            if (token == null) {
+                return this;
+            }
+            if (token.isStructStart()) {
+                open++;
+            } else if (token.isStructEnd()) {
+                open--;
+            }
+        }
+        return this;
+    }
+
+    /** {@code base} and the keys and indexes leading to the object whose key was just read. */
+    private List<Object> objectLoc(JsonStreamContext object) {
+        List<Object> names = new ArrayList<>();
+        for (JsonStreamContext parent = object.getParent(); parent != null && !parent.inRoot(); parent = parent.getParent()) {
+            names.add(parent.inArray() ? (Object) parent.getCurrentIndex() : shown(parent.getCurrentName()));
+        }
+        Collections.reverse(names);
+        List<Object> loc = new ArrayList<>(base);
+        loc.addAll(names);
+        return loc;
+    }
+
+    /** A key on the way to another is shown as the key fault shows it (it was reported itself, if refused). */
+    private static Object shown(String key) {
+        if (key == null || Constraints.storable(key)) {
+            return key;
+        }
+        List<Object> loc = ErrorDetail.unstorableKey(List.of(), key).loc();
+        return loc.get(0);
+    }
+}
