@@ -8,13 +8,18 @@ import static io.outpost.notification.Fixture.reader;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -178,6 +183,82 @@ class PublishTest {
         publish(UUID.randomUUID(), writer(Permissions.NOTIFICATION_PLAYER_WRITE, null), body).statusCode(422)
                 .body(is("{\"detail\":[" + fault("[\"body\",\"notifications\"]", "List should have at most 100 items",
                         "too_long") + "]}"));
+    }
+
+    /**
+     * A notification has one {@code created}: the held poll answered from memory at ingest and a later read from
+     * the store say the same instant (PostgreSQL keeps microseconds; finer digits are dropped when read).
+     */
+    @Test
+    void createdIsTheSameWhetherAnsweredFromMemoryOrFromTheStore() throws Exception {
+        UUID player = UUID.randomUUID();
+        var held = poll(reader(player), "offset_reset_strategy=earliest&deadline=60");
+        publish(player, writer(Permissions.NOTIFICATION_PLAYER_WRITE, null),
+                "{\"notifications\":[{\"message\":\"nanos\",\"created\":\"2020-01-01T00:00:00.1234567Z\"}]}")
+                .statusCode(202);
+        NotificationPage fromMemory = page(held.get(30, TimeUnit.SECONDS));
+        NotificationPage fromStore = page(poll(reader(player), "offset_reset_strategy=earliest&deadline=0").get());
+        assertThat(fromMemory.notifications().get(0).created()).isEqualTo(Instant.parse("2020-01-01T00:00:00.123456Z"));
+        assertThat(fromMemory.notifications()).isEqualTo(fromStore.notifications());
+    }
+
+    /**
+     * A body is read whole into memory, so its size is bounded: 1 MiB holds the largest notification a publish may
+     * carry (1,000,000 bytes as JSON; the 1 MiB body here is read, and that entry refused for its size), one byte
+     * more is refused by the HTTP decoder before any code runs (413, no body).
+     */
+    @Test
+    void aBodyOfOneMebibyteIsReadAndOneByteMoreIsRefused413() {
+        String token = writer(Permissions.NOTIFICATION_PLAYER_WRITE, null);
+        String head = "{\"notifications\":[{\"message\":\"m\",\"custom_data\":{\"k\":\"";
+        String tail = "\"}}]}";
+        String atLimit = head + "x".repeat(1024 * 1024 - head.length() - tail.length()) + tail;
+        assertThat(atLimit).hasSize(1024 * 1024);
+        publish(UUID.randomUUID(), token, atLimit).statusCode(422)
+                .body("detail", hasSize(1)).body("detail[0].type", is("value_error"))
+                .body("detail[0].loc", contains("body", "notifications", 0));
+        publish(UUID.randomUUID(), token, head + "x" + atLimit.substring(head.length())).statusCode(413);
+    }
+
+    /**
+     * Bodies of many tiny values cost the service many times their size to read (an audit ran a replica out of
+     * heap with three 9 MB ones, and stalled its event loop for seconds). Three read at once, each with a fault in
+     * every entry: each is answered in full (or 503 when the read budget stays full past the publish timeout),
+     * none 500, and meanwhile a held poll is answered for a notification published beside them.
+     */
+    @Test
+    void manyBodiesOfTinyValuesAtOnceAreAnsweredAndHeldPollsStillAnswer() throws Exception {
+        String token = writer(Permissions.NOTIFICATION_PLAYER_WRITE, null);
+        StringBuilder data = new StringBuilder("{");
+        for (int k = 0; k < 2000; k++) {
+            data.append(k == 0 ? "" : ",").append("\"k").append(k).append("\":[{\"x\":[1,2,{\"y\":\"zzzzzzzzzz\"}]}]");
+        }
+        data.append('}');
+        StringBuilder body = new StringBuilder("{\"notifications\":[");
+        for (int i = 0; i < 12; i++) {
+            body.append(i == 0 ? "" : ",").append("{\"message\":").append(i == 11 ? "5" : "\"m\",\"etag\":\"\"")
+                    .append(",\"custom_data\":").append(data).append('}');
+        }
+        String heavy = body.append("]}").toString();
+        assertThat(heavy.length()).isBetween(900_000, 1024 * 1024);
+
+        UUID player = UUID.randomUUID();
+        var held = poll(reader(player), "offset_reset_strategy=earliest&deadline=60");
+        var heavies = IntStream.range(0, 3).mapToObj(i -> CompletableFuture
+                .supplyAsync(() -> publish(UUID.randomUUID(), token, heavy).extract().response())).toList();
+        publish(player, token, "{\"notifications\":[{\"message\":\"beside\"}]}").statusCode(202);
+        NotificationPage page = page(held.get(30, TimeUnit.SECONDS));
+        assertThat(page.notifications()).extracting(n -> n.message()).containsExactly("beside");
+        for (var answer : heavies) {
+            var response = answer.get(120, TimeUnit.SECONDS);
+            assertThat(response.statusCode()).as(response.asString()).isIn(422, 503);
+            if (response.statusCode() == 422) {
+                assertThat(response.jsonPath().getList("detail.type")).hasSize(12)
+                        .containsOnly("string_too_short", "json_invalid");
+            } else {
+                assertThat(response.jsonPath().getString("error_code")).isEqualTo("publish_unavailable");
+            }
+        }
     }
 
     private static String fault(String loc, String msg, String type) {

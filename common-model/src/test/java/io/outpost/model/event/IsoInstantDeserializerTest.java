@@ -24,8 +24,12 @@ class IsoInstantDeserializerTest {
             "\"2026-03-04T05:06:07.5Z\"     | 2026-03-04T05:06:07.500Z",
             "\"2026-03-04T05:06:07+02:00\"  | 2026-03-04T03:06:07Z",
             "\"+300000-01-01T00:00:00Z\"    | +300000-01-01T00:00:00Z",
+            "\"2026-12-31T23:59:59.9999999Z\" | 2026-12-31T23:59:59.999999Z",
+            "\"2020-01-01T00:00:00.123456789Z\" | 2020-01-01T00:00:00.123456Z",
+            "\"2020-01-01T00:00:00.000000999Z\" | 2020-01-01T00:00:00Z",
+            "\"2026-06-30T23:59:60Z\"     | 2026-06-30T23:59:59Z",
             "null                           | " })
-    void readsIsoStringsWhateverTheirRange(String json, String expected) throws Exception {
+    void readsIsoStringsWhateverTheirRangeToTheMicrosecond(String json, String expected) throws Exception {
         assertThat(read(json).created()).isEqualTo(expected == null ? null : Instant.parse(expected));
     }
 

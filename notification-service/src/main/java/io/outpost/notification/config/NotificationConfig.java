@@ -2,6 +2,7 @@ package io.outpost.notification.config;
 
 import java.time.Duration;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -55,4 +56,12 @@ public interface NotificationConfig {
      */
     @WithDefault("PT3S")
     Duration publishTimeout();
+
+    /**
+     * Bytes of publish bodies read at once, at most (each costs 15–30 times its size in heap while it is read and
+     * checked: a body of a million tiny JSON values is a million objects); a publish that does not fit waits up to
+     * {@link #publishTimeout()}, then is answered 503. A body larger than this is read alone.
+     */
+    @WithDefault("4M")
+    MemorySize publishReadBudget();
 }

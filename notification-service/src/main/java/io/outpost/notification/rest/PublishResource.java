@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.outpost.model.Permissions;
 import io.outpost.model.error.AuthErrorCode;
 import io.outpost.model.error.ErrorDetail;
+import io.outpost.notification.service.PublishReads;
 import io.outpost.notification.service.PublishService;
 import io.outpost.support.http.InputParser;
 import io.outpost.support.json.JsonBinding;
@@ -24,27 +25,33 @@ import io.outpost.support.security.Caller;
 import io.outpost.support.security.PermissionMatcher;
 import io.outpost.support.security.RequirePermission;
 import io.outpost.support.security.VerifiedToken;
+import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
 
 /**
  * DESIGN §4: publish notifications to a player over HTTP. They go to Kafka like any producer's, and reach the
  * player through ingest; the answer (202) carries the ids they will have. The body is read here rather than by
- * the framework, so that every value of the wrong JSON type in it is reported, not only the first (DESIGN §5).
+ * the framework, so that every value of the wrong JSON type in it is reported, not only the first (DESIGN §5) —
+ * on a worker thread, never an event loop (reading and checking a 1 MiB body of tiny values takes tens of
+ * milliseconds, in which an event loop would answer no held poll), within {@link PublishReads}' heap budget.
  */
 @Path("/notification/v1/player/{player_uuid}/notification")
 public class PublishResource {
 
     private final PublishService publishing;
+    private final PublishReads reads;
     private final Caller caller;
     private final ObjectMapper json;
 
-    public PublishResource(PublishService publishing, Caller caller, ObjectMapper json) {
+    public PublishResource(PublishService publishing, PublishReads reads, Caller caller, ObjectMapper json) {
         this.publishing = publishing;
+        this.reads = reads;
         this.caller = caller;
         this.json = json;
     }
 
     @POST
+    @Blocking
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @RequirePermission(anyOf = { Permissions.NOTIFICATION_PLAYER_WRITE, Permissions.NOTIFICATION_PLAYER_SELF_WRITE })
@@ -53,9 +60,17 @@ public class PublishResource {
         UUID player = in.pathUuid("player_uuid", playerUuid);
         authorize(caller.token(), player);
         in.throwIfInvalid();
-        JsonBinding.Read<PublishRequest> read = JsonBinding.read(json, body, PublishRequest.class, ErrorDetail.loc("body"));
-        return publishing.publish(player, read.value() == null ? null : read.value().notifications(), read.faults())
-                .map(ids -> Response.accepted(new PublishResponse(ids)).build());
+        PublishReads.Share share = reads.enter(body == null ? 0 : body.length);
+        try {
+            JsonBinding.Read<PublishRequest> read =
+                    JsonBinding.read(json, body, PublishRequest.class, ErrorDetail.loc("body"));
+            return publishing.publish(player, read.value() == null ? null : read.value().notifications(), read.faults())
+                    .onTermination().invoke(share::release)
+                    .map(ids -> Response.accepted(new PublishResponse(ids)).build());
+        } catch (RuntimeException e) {
+            share.release();
+            throw e;
+        }
     }
 
     /** The self permissions write only to the token's own player. */

@@ -39,8 +39,8 @@ public class PublishService {
         // a read that stopped at its most faults has no entries, but a fault past the limit shows the list's length
         if (entries != null ? entries.size() > Limits.PUBLISH_BATCH_MAX
                 : readFaults.stream().anyMatch(f -> entryIndex(f.loc(), at) >= Limits.PUBLISH_BATCH_MAX)) {
-            // as pydantic does: a list too long is refused as such, its entries unexamined (a 10 MiB body of
-            // a million faulty entries would otherwise be answered with a million faults)
+            // as pydantic does: a list too long is refused as such, its entries unexamined (a 1 MiB body of
+            // 300,000 faulty entries would otherwise be answered with 300,000 faults)
             List<ErrorDetail> outside = readFaults.stream().filter(f -> entryIndex(f.loc(), at) < 0).toList();
             throw new InvalidInputException(JsonBinding.withChecks(outside,
                     List.of(ErrorDetail.tooLong(at, Limits.PUBLISH_BATCH_MAX))));

@@ -43,7 +43,7 @@ public final class JsonBinding {
 
     /**
      * The most faults a walk names: past them it stops, and the document is refused with those alone (each costs
-     * a failed read, and a 10 MiB body could hold a million).
+     * a failed read, and a 1 MiB body could hold a hundred thousand).
      */
     public static final int MAX_FAULTS = 1_000;
 
@@ -107,7 +107,7 @@ public final class JsonBinding {
         int keyFaults = faults.size();
         T value = null;
         try {
-            JsonNode kept = prune(mapper, tree, type, base, faults);
+            JsonNode kept = prune(mapper, tree, type, base, faults, true);
             if (kept != null && faults.size() < MAX_FAULTS) {
                 value = mapper.readerFor(type).readValue(kept);
             }
@@ -123,38 +123,53 @@ public final class JsonBinding {
 
     /**
      * {@code node} with every value that does not read as its part of {@code type} left out (a list's entry
-     * becomes null); null when {@code node} itself is the faulty value.
+     * becomes null); null when {@code node} itself is the faulty value. {@code failed}: the caller has just seen
+     * {@code node} fail to read, so it is walked without reading it whole once more (each such read costs as much
+     * as the subtree: skipping them keeps a faulty document's walk to about two reads of it).
      */
     private static JsonNode prune(ObjectMapper mapper, JsonNode node, JavaType type, List<Object> loc,
-            List<ErrorDetail> faults) throws IOException {
+            List<ErrorDetail> faults, boolean failed) throws IOException {
+        if (!failed && reads(mapper, node, type) == null) {
+            return node;
+        }
+        int before = faults.size();
+        if (node instanceof ObjectNode object && type.isMapLikeType()) {
+            for (Iterator<Map.Entry<String, JsonNode>> fields = object.properties().iterator();
+                    fields.hasNext() && faults.size() < MAX_FAULTS;) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                if (prune(mapper, field.getValue(), type.getContentType(), ErrorDetail.loc(loc, field.getKey()),
+                        faults, false) == null) {
+                    fields.remove();
+                }
+            }
+        } else if (node instanceof ObjectNode object && !type.isContainerType()) {
+            pruneProperties(mapper, object, type, loc, faults);
+        } else if (node instanceof ArrayNode array && type.isCollectionLikeType()) {
+            for (int i = 0; i < array.size() && faults.size() < MAX_FAULTS; i++) {
+                if (prune(mapper, array.get(i), type.getContentType(), ErrorDetail.loc(loc, i), faults, false) == null) {
+                    array.set(i, NullNode.getInstance());
+                }
+            }
+        }
+        if (faults.size() > before) {
+            return node;
+        }
+        // nothing inside it is at fault: the node itself is the faulty value
+        JsonProcessingException failure = reads(mapper, node, type);
+        if (failure == null) {
+            return node;
+        }
+        faults.add(JsonFaults.locateValue(failure, loc));
+        return null;
+    }
+
+    /** Null when {@code node} reads as {@code type}; else why it does not. */
+    private static JsonProcessingException reads(ObjectMapper mapper, JsonNode node, JavaType type) throws IOException {
         try {
             mapper.readerFor(type).readValue(node);
-            return node;
-        } catch (JsonProcessingException e) {
-            int before = faults.size();
-            if (node instanceof ObjectNode object && type.isMapLikeType()) {
-                for (Iterator<Map.Entry<String, JsonNode>> fields = object.properties().iterator();
-                        fields.hasNext() && faults.size() < MAX_FAULTS;) {
-                    Map.Entry<String, JsonNode> field = fields.next();
-                    if (prune(mapper, field.getValue(), type.getContentType(), ErrorDetail.loc(loc, field.getKey()),
-                            faults) == null) {
-                        fields.remove();
-                    }
-                }
-            } else if (node instanceof ObjectNode object && !type.isContainerType()) {
-                pruneProperties(mapper, object, type, loc, faults);
-            } else if (node instanceof ArrayNode array && type.isCollectionLikeType()) {
-                for (int i = 0; i < array.size() && faults.size() < MAX_FAULTS; i++) {
-                    if (prune(mapper, array.get(i), type.getContentType(), ErrorDetail.loc(loc, i), faults) == null) {
-                        array.set(i, NullNode.getInstance());
-                    }
-                }
-            }
-            if (faults.size() > before) {
-                return node;
-            }
-            faults.add(JsonFaults.locateValue(e, loc));
             return null;
+        } catch (JsonProcessingException e) {
+            return e;
         }
     }
 
@@ -184,7 +199,7 @@ public final class JsonBinding {
                 if (!structure || isScalar(fieldType)) {
                     faults.add(JsonFaults.locate(e, loc));
                     fields.remove();
-                } else if (prune(mapper, value, fieldType, ErrorDetail.loc(loc, field.getKey()), faults) == null) {
+                } else if (prune(mapper, value, fieldType, ErrorDetail.loc(loc, field.getKey()), faults, true) == null) {
                     fields.remove();
                 }
             }
