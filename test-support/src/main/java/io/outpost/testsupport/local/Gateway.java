@@ -1,32 +1,49 @@
 package io.outpost.testsupport.local;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import io.outpost.model.Limits;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.HostAndPort;
-import io.vertx.httpproxy.HttpProxy;
-import io.vertx.httpproxy.ProxyContext;
-import io.vertx.httpproxy.ProxyInterceptor;
-import io.vertx.httpproxy.ProxyResponse;
 
 /**
- * The local stack's stand-in for the Kubernetes Ingress: routes by path prefix to the services with
- * vertx-http-proxy, keeps long polls open well past their 900 s maximum, and tells the services who called and how,
- * as ingress-nginx does: {@code X-Forwarded-For} (the caller's address), {@code X-Forwarded-Proto} and
- * {@code X-Forwarded-Host}, each set anew (whatever the caller sent is replaced: it is the edge), and a
- * {@code Forwarded} header dropped. The services believe these headers only from loopback, where the gateway
- * connects from. Unknown prefixes get a 404 with the services' error body.
+ * The local stack's stand-in for the Kubernetes Ingress: routes by path prefix to the services, keeps long polls
+ * open well past their 900 s maximum, and tells the services who called and how, as ingress-nginx does:
+ * {@code X-Forwarded-For} (the caller's address), {@code X-Forwarded-Proto} and {@code X-Forwarded-Host}, each set
+ * anew (whatever the caller sent is replaced: it is the edge), and a {@code Forwarded} header dropped. The services
+ * believe these headers only from loopback, where the gateway connects from. Unknown prefixes get a 404 with the
+ * services' error body.
+ * <p>
+ * It refuses what the services would refuse, itself, before anything reaches them: a request line or headers over
+ * {@link Limits} (414, 431, by the decoder), a body over the target service's {@code max-body-size} (413, bodiless
+ * as the services' own: at once when {@code Content-Length} says so, else when the streamed chunks pass it). A
+ * service that answers before it has read the whole body has its answer relayed (and the connection closed, the rest
+ * of the body unread). Slow clients are bounded as nginx bounds them: a request's head must arrive within
+ * {@link #REQUEST_HEAD_TIMEOUT} of the connection opening or of the previous answer (which also bounds a kept-alive
+ * connection's idle time), its body within {@link #REQUEST_BODY_TIMEOUT} of its head (408, then the connection is
+ * closed). A held answer is not bounded by these: only by {@link #READ_TIMEOUT_SECONDS}.
  */
 public final class Gateway {
 
@@ -34,20 +51,51 @@ public final class Gateway {
     static final int READ_TIMEOUT_SECONDS = 960;
     /** Held polls each occupy an upstream connection. */
     static final int MAX_UPSTREAM_CONNECTIONS = 20_000;
+    /** nginx's {@code client_header_timeout} default: a head must arrive within this, and a kept-alive connection idles no longer. */
+    public static final Duration REQUEST_HEAD_TIMEOUT = Duration.ofSeconds(60);
+    /** A whole body must arrive within this of its head (nginx bounds the time between two reads: 60 s). */
+    public static final Duration REQUEST_BODY_TIMEOUT = Duration.ofSeconds(60);
+    /** auth-service's {@code quarkus.http.limits.max-body-size} (its application.properties). */
+    static final long AUTH_MAX_BODY_BYTES = 64 * 1024;
+    /** The other services' {@code quarkus.http.limits.max-body-size} (service-support's shared configuration). */
+    static final long MAX_BODY_BYTES = 10 * 1024 * 1024;
+    /** The path prefixes served by auth-service, whose body limit is {@link #AUTH_MAX_BODY_BYTES}. */
+    static final Set<String> AUTH_PREFIXES = Set.of("/users", "/.well-known");
+    /**
+     * After refusing a request whose body is still coming, the gateway reads (and drops) it this long before it
+     * closes: a connection closed with unread bytes is reset, and the reset can overtake the answer at the client.
+     */
+    static final long LINGER_MILLIS = 2_000;
+
+    private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-authenticate",
+            "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade");
+    /** Not passed on: hop-by-hop, the upstream's own Host, an Expect the gateway answers itself, forwarding headers it sets. */
+    private static final Set<String> NOT_FORWARDED = Set.of("host", "expect", "forwarded", "x-forwarded-port",
+            "x-forwarded-prefix", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host");
 
     private final Vertx vertx;
-    private final Map<String, HttpProxy> routes = new LinkedHashMap<>();
+    private final HttpClient client;
+    private final Map<String, Integer> routes = new LinkedHashMap<>();
+    private final long headTimeoutMillis;
+    private final long bodyTimeoutMillis;
+    private final Map<HttpConnection, Long> headTimers = new ConcurrentHashMap<>();
     private HttpServer server;
 
     /** @param upstreams path prefix → port on 127.0.0.1, matched in order */
     public Gateway(Vertx vertx, Map<String, Integer> upstreams) {
+        this(vertx, upstreams, REQUEST_HEAD_TIMEOUT, REQUEST_BODY_TIMEOUT);
+    }
+
+    /** With other bounds on receiving a request (tests). */
+    public Gateway(Vertx vertx, Map<String, Integer> upstreams, Duration headTimeout, Duration bodyTimeout) {
         this.vertx = vertx;
-        HttpClient client = vertx.createHttpClient(new HttpClientOptions()
+        this.client = vertx.createHttpClient(new HttpClientOptions()
                 .setKeepAlive(true)
                 .setIdleTimeout(READ_TIMEOUT_SECONDS).setIdleTimeoutUnit(TimeUnit.SECONDS),
                 new PoolOptions().setHttp1MaxSize(MAX_UPSTREAM_CONNECTIONS));
-        upstreams.forEach((prefix, port) -> routes.put(prefix,
-                HttpProxy.reverseProxy(client).origin(port, "127.0.0.1").addInterceptor(FORWARDED_HEADERS)));
+        this.routes.putAll(upstreams);
+        this.headTimeoutMillis = headTimeout.toMillis();
+        this.bodyTimeoutMillis = bodyTimeout.toMillis();
     }
 
     /** The routes of DESIGN §7 onto the given service ports. */
@@ -60,12 +108,20 @@ public final class Gateway {
         return routes;
     }
 
+    /** The largest body the service behind {@code prefix} reads. */
+    static long maxBodyBytes(String prefix) {
+        return AUTH_PREFIXES.contains(prefix) ? AUTH_MAX_BODY_BYTES : MAX_BODY_BYTES;
+    }
+
     public Future<HttpServer> listen(String host, int port) {
         return vertx.createHttpServer(new HttpServerOptions().setIdleTimeout(READ_TIMEOUT_SECONDS)
                 .setIdleTimeoutUnit(TimeUnit.SECONDS)
                 // the services' limits, so that the gateway refuses (414, 431) exactly what they would
                 .setMaxInitialLineLength(Limits.REQUEST_LINE_MAX_BYTES)
-                .setMaxHeaderSize(Limits.REQUEST_HEADERS_MAX_BYTES))
+                .setMaxHeaderSize(Limits.REQUEST_HEADERS_MAX_BYTES)
+                // HTTP/1.1 only: while Vert.x looks for an h2c preface it has no connection to hand over yet
+                .setHttp2ClearTextEnabled(false))
+                .connectionHandler(this::opened)
                 .requestHandler(this::route)
                 .listen(port, host)
                 .onSuccess(started -> server = started);
@@ -79,12 +135,46 @@ public final class Gateway {
         return server == null ? Future.succeededFuture() : server.close();
     }
 
+
+    private void opened(HttpConnection connection) {
+        awaitHead(connection);
+        connection.closeHandler(v -> {
+            Long timer = headTimers.remove(connection);
+            if (timer != null) {
+                vertx.cancelTimer(timer);
+            }
+        });
+    }
+
+    /** The next request's head must arrive within the bound, else the connection is closed (nothing to answer). */
+    private void awaitHead(HttpConnection connection) {
+        long timer = vertx.setTimer(headTimeoutMillis, t -> {
+            if (headTimers.remove(connection, t)) {
+                connection.close();
+            }
+        });
+        Long previous = headTimers.put(connection, timer);
+        if (previous != null) {
+            vertx.cancelTimer(previous);
+        }
+    }
+
     private void route(HttpServerRequest request) {
+        Long headTimer = headTimers.remove(request.connection());
+        if (headTimer != null) {
+            vertx.cancelTimer(headTimer);
+        }
+        request.response().endHandler(v -> {
+            if (headTimers.containsKey(request.connection()) || !request.isEnded()) {
+                return;
+            }
+            awaitHead(request.connection());
+        });
         String path = request.path();
-        for (Map.Entry<String, HttpProxy> route : routes.entrySet()) {
+        for (Map.Entry<String, Integer> route : routes.entrySet()) {
             String prefix = route.getKey();
             if (path.equals(prefix) || path.startsWith(prefix + "/")) {
-                route.getValue().handle(request);
+                new Exchange(request, route.getValue(), maxBodyBytes(prefix)).start();
                 return;
             }
         }
@@ -96,27 +186,216 @@ public final class Gateway {
         return path.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 
-    private static final ProxyInterceptor FORWARDED_HEADERS = new ProxyInterceptor() {
-        @Override
-        public Future<ProxyResponse> handleProxyRequest(ProxyContext context) {
-            HttpServerRequest incoming = context.request().proxiedRequest();
-            MultiMap headers = context.request().headers();
-            headers.remove("Forwarded");
-            headers.remove("X-Forwarded-Port");
-            headers.remove("X-Forwarded-Prefix");
-            headers.set("X-Forwarded-Proto", incoming.isSSL() ? "https" : "http");
-            HostAndPort host = incoming.authority();
-            if (host == null) {
-                headers.remove("X-Forwarded-Host");
-            } else {
-                headers.set("X-Forwarded-Host", host.port() < 0 ? host.host() : host.host() + ":" + host.port());
-            }
-            if (incoming.remoteAddress() == null) {
-                headers.remove("X-Forwarded-For");
-            } else {
-                headers.set("X-Forwarded-For", incoming.remoteAddress().hostAddress());
-            }
-            return context.sendRequest();
+    /** One request relayed to its service, and the answer back. */
+    private final class Exchange {
+
+        private final HttpServerRequest request;
+        private final HttpServerResponse response;
+        private final int port;
+        private final long maxBody;
+        private HttpClientRequest upstream;
+        private long received;
+        /** The client's answer is decided (relayed or the gateway's own): what more of the body comes is dropped. */
+        private boolean answered;
+        /** The service's answer has been relayed whole. */
+        private boolean relayed;
+        private long bodyTimer = -1;
+
+        Exchange(HttpServerRequest request, int port, long maxBody) {
+            this.request = request;
+            this.response = request.response();
+            this.port = port;
+            this.maxBody = maxBody;
         }
-    };
+
+        void start() {
+            String transferEncoding = request.getHeader(HttpHeaders.TRANSFER_ENCODING);
+            if (transferEncoding != null && !transferEncoding.trim().equalsIgnoreCase("chunked")) {
+                refuse(400, null);
+                return;
+            }
+            String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+            if (length != null && declaredLength(length) > maxBody) {
+                refuse(413, null);
+                return;
+            }
+            request.pause();
+            request.handler(this::bodyPart);
+            request.endHandler(v -> bodyEnded());
+            bodyTimer = vertx.setTimer(bodyTimeoutMillis, t -> {
+                bodyTimer = -1;
+                refuse(408, "{\"error_code\":\"request_timeout\",\"desc\":\"Request Timeout\"}");
+            });
+            response.closeHandler(v -> {
+                // the client has gone: so does the request upstream (a held poll is let go)
+                cancelBodyTimer();
+                if (upstream != null && !relayed) {
+                    upstream.reset();
+                }
+            });
+            client.request(new RequestOptions().setHost("127.0.0.1").setPort(port).setMethod(request.method())
+                    .setURI(request.uri())).onComplete(this::send);
+        }
+
+        private void send(AsyncResult<HttpClientRequest> opened) {
+            if (answered) {
+                if (opened.succeeded()) {
+                    opened.result().reset();
+                }
+                return;
+            }
+            if (opened.failed()) {
+                refuse(502, null);
+                return;
+            }
+            upstream = opened.result();
+            MultiMap headers = upstream.headers();
+            for (Map.Entry<String, String> header : request.headers()) {
+                String name = header.getKey().toLowerCase(Locale.ROOT);
+                if (!HOP_BY_HOP.contains(name) && !NOT_FORWARDED.contains(name)) {
+                    headers.add(header.getKey(), header.getValue());
+                }
+            }
+            forwardedHeaders(request, headers);
+            if (request.getHeader(HttpHeaders.CONTENT_LENGTH) == null
+                    && request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
+                upstream.setChunked(true);
+            }
+            upstream.response().onComplete(this::relay);
+            if ("100-continue".equalsIgnoreCase(request.getHeader(HttpHeaders.EXPECT))) {
+                response.writeContinue();
+            }
+            request.resume();
+        }
+
+        private void bodyPart(Buffer part) {
+            if (answered) {
+                return;
+            }
+            received += part.length();
+            if (received > maxBody) {
+                refuse(413, null);
+                return;
+            }
+            upstream.write(part);
+            if (upstream.writeQueueFull()) {
+                request.pause();
+                upstream.drainHandler(v -> request.resume());
+            }
+        }
+
+        private void bodyEnded() {
+            cancelBodyTimer();
+            if (!answered) {
+                upstream.end();
+            }
+        }
+
+        private void relay(AsyncResult<HttpClientResponse> result) {
+            if (answered) {
+                return;
+            }
+            if (result.failed()) {
+                refuse(502, null);
+                return;
+            }
+            answered = true;
+            HttpClientResponse answer = result.result();
+            boolean early = !request.isEnded();
+            response.setStatusCode(answer.statusCode()).setStatusMessage(answer.statusMessage());
+            for (Map.Entry<String, String> header : answer.headers()) {
+                if (!HOP_BY_HOP.contains(header.getKey().toLowerCase(Locale.ROOT))) {
+                    response.headers().add(header.getKey(), header.getValue());
+                }
+            }
+            if (answer.getHeader(HttpHeaders.CONTENT_LENGTH) == null && mayHaveBody(answer.statusCode())) {
+                response.setChunked(true);
+            }
+            if (early) {
+                // the service answered before the whole body was sent: relay its answer, drop the rest of the body
+                cancelBodyTimer();
+                response.putHeader(HttpHeaders.CONNECTION, "close");
+                request.resume();
+            }
+            answer.pipeTo(response).onComplete(piped -> {
+                relayed = piped.succeeded();
+                if (early) {
+                    // the request upstream never ended: that connection cannot serve another
+                    upstream.connection().close();
+                    closeAfterLinger();
+                } else if (piped.failed()) {
+                    upstream.reset();
+                    request.connection().close();
+                }
+            });
+        }
+
+        /** Answers {@code status} (and {@code json}, if any) itself and closes the connection. */
+        private void refuse(int status, String json) {
+            cancelBodyTimer();
+            boolean relaying = answered;
+            answered = true;
+            if (upstream != null && !relaying) {
+                upstream.reset();
+            }
+            boolean started = relaying && response.headWritten();
+            request.handler(dropped -> { });
+            request.resume();
+            if (started || response.ended() || response.closed()) {
+                request.connection().close();
+                return;
+            }
+            response.setStatusCode(status).putHeader(HttpHeaders.CONNECTION, "close");
+            if (json != null) {
+                response.putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+            }
+            response.end(json == null ? "" : json).onComplete(v -> closeAfterLinger());
+        }
+
+        /** Closes the connection once the client has sent its body, or after {@link #LINGER_MILLIS}. */
+        private void closeAfterLinger() {
+            HttpConnection connection = request.connection();
+            if (request.isEnded()) {
+                connection.close();
+                return;
+            }
+            long timer = vertx.setTimer(LINGER_MILLIS, t -> connection.close());
+            request.endHandler(v -> {
+                vertx.cancelTimer(timer);
+                connection.close();
+            });
+        }
+
+        private boolean mayHaveBody(int status) {
+            return status >= 200 && status != 204 && status != 304 && !"HEAD".equals(request.method().name());
+        }
+
+        private void cancelBodyTimer() {
+            if (bodyTimer != -1) {
+                vertx.cancelTimer(bodyTimer);
+                bodyTimer = -1;
+            }
+        }
+    }
+
+    /** A Content-Length's value; one that is not a length (the decoder refuses those first) as too long. */
+    private static long declaredLength(String value) {
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /** X-Forwarded-For/-Proto/-Host from the connection, as the ingress sets them; the caller's own are dropped. */
+    private static void forwardedHeaders(HttpServerRequest incoming, MultiMap headers) {
+        headers.set("X-Forwarded-Proto", incoming.isSSL() ? "https" : "http");
+        HostAndPort host = incoming.authority();
+        if (host != null) {
+            headers.set("X-Forwarded-Host", host.port() < 0 ? host.host() : host.host() + ":" + host.port());
+        }
+        if (incoming.remoteAddress() != null) {
+            headers.set("X-Forwarded-For", incoming.remoteAddress().hostAddress());
+        }
+    }
 }

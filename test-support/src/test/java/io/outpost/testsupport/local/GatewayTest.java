@@ -2,12 +2,21 @@ package io.outpost.testsupport.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.Reader;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -25,6 +34,9 @@ class GatewayTest {
 
     private static Vertx vertx;
     private static Gateway gateway;
+    /** The same routes with bounds of one second on receiving a request's head and its body. */
+    private static Gateway impatient;
+    private static final AtomicInteger AUTH_REQUESTS = new AtomicInteger();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @BeforeAll
@@ -35,21 +47,39 @@ class GatewayTest {
         int history = upstream("history", 0);
         gateway = new Gateway(vertx, Gateway.outpostRoutes(auth, notification, history));
         gateway.listen("127.0.0.1", 0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        impatient = new Gateway(vertx, Gateway.outpostRoutes(auth, notification, history), Duration.ofSeconds(1),
+                Duration.ofSeconds(1));
+        impatient.listen("127.0.0.1", 0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
-    /** A stand-in service answering "name path x-forwarded-for" (and the other forwarding headers) after {@code delayMs}. */
+    /**
+     * A stand-in service answering "name path x-forwarded-for" (and the other forwarding headers, and the size of
+     * a body) after {@code delayMs}; a path with "early" is answered 403 at once, its body unread, and the connection
+     * closed soon after (Quarkus answers a body over its limit with a 413, then closes at once).
+     */
     private static int upstream(String name, long delayMs) throws Exception {
         HttpServer server = vertx.createHttpServer(new HttpServerOptions()
                 .setMaxInitialLineLength(Limits.REQUEST_LINE_MAX_BYTES)
                 .setMaxHeaderSize(Limits.REQUEST_HEADERS_MAX_BYTES)).requestHandler(request -> {
-            String body = name + " " + request.uri() + " " + request.getHeader("X-Forwarded-For")
+            if (name.equals("auth")) {
+                AUTH_REQUESTS.incrementAndGet();
+            }
+            if (request.uri().contains("early")) {
+                request.response().setStatusCode(403).end("early")
+                        .onComplete(v -> vertx.setTimer(200, t -> request.connection().close()));
+                return;
+            }
+            String answer = name + " " + request.uri() + " " + request.getHeader("X-Forwarded-For")
                     + (request.uri().contains("echo") ? " proto=" + request.getHeader("X-Forwarded-Proto") + " host="
                             + request.getHeader("X-Forwarded-Host") + " forwarded=" + request.getHeader("Forwarded") : "");
-            if (delayMs == 0) {
-                request.response().end(body);
-            } else {
-                vertx.setTimer(delayMs, t -> request.response().end(body));
-            }
+            request.body().onSuccess(body -> {
+                String text = answer + (body.length() > 0 ? " bytes=" + body.length() : "");
+                if (delayMs == 0) {
+                    request.response().end(text);
+                } else {
+                    vertx.setTimer(delayMs, t -> request.response().end(text));
+                }
+            });
         }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         return server.actualPort();
     }
@@ -119,6 +149,163 @@ class GatewayTest {
         assertThat(rawGet("/users/a", pad)).startsWith("HTTP/1.1 200 ").endsWith("auth /users/a 127.0.0.1");
         pad = "x-pad: " + "h".repeat(Limits.REQUEST_HEADERS_MAX_BYTES) + "\r\n";
         assertThat(rawGet("/users/a", pad)).startsWith("HTTP/1.1 431 ");
+    }
+
+    /**
+     * Writes {@code head} (request line and headers, CRLF-ended, without the blank line) to {@code port}, then the
+     * blank line, then {@code body} from another thread (a write the gateway refuses to read fails silently); the
+     * answer, read until the connection closes.
+     */
+    private static String send(int port, String head, byte[] body) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(20_000);
+            OutputStream out = socket.getOutputStream();
+            out.write((head + "Host: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            Thread writer = new Thread(() -> {
+                try {
+                    out.write(body);
+                    out.flush();
+                } catch (IOException e) {
+                    // refused before it was all read
+                }
+            });
+            writer.start();
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            writer.join(10_000);
+            return answer;
+        }
+    }
+
+    private static byte[] chunked(int total, int chunk) {
+        StringBuilder text = new StringBuilder();
+        for (int sent = 0; sent < total; sent += chunk) {
+            int size = Math.min(chunk, total - sent);
+            text.append(Integer.toHexString(size)).append("\r\n").append("x".repeat(size)).append("\r\n");
+        }
+        return text.append("0\r\n\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    @Test
+    void aBodyOverTheServicesLimitIsRefusedByTheGatewayWithA413() throws Exception {
+        int before = AUTH_REQUESTS.get();
+        // the audit's 5 MB token request: refused at once from its Content-Length, whatever of it is sent
+        String answer = send(gateway.port(), "POST /users/v2/oauth/token HTTP/1.1\r\nContent-Length: 5000000\r\n",
+                new byte[5_000_000]);
+        assertThat(answer).startsWith("HTTP/1.1 413 ").contains("content-length: 0");
+        answer = send(gateway.port(), "POST /users/v2/oauth/token HTTP/1.1\r\nContent-Length: "
+                + (Gateway.AUTH_MAX_BODY_BYTES + 1) + "\r\n", new byte[0]);
+        assertThat(answer).startsWith("HTTP/1.1 413 ");
+        assertThat(AUTH_REQUESTS.get()).as("no request said too long reached the service").isEqualTo(before);
+        // streamed in chunks, with no length said: refused when the bytes pass the limit
+        answer = send(gateway.port(), "POST /users/v2/oauth/token HTTP/1.1\r\nTransfer-Encoding: chunked\r\n",
+                chunked(5_000_000, 16 * 1024));
+        assertThat(answer).startsWith("HTTP/1.1 413 ");
+        answer = send(gateway.port(), "POST /users/v2/oauth/token HTTP/1.1\r\nTransfer-Encoding: chunked\r\n",
+                chunked((int) Gateway.AUTH_MAX_BODY_BYTES + 1, 1000));
+        assertThat(answer).startsWith("HTTP/1.1 413 ");
+        // history's limit is its own: 10 MiB
+        answer = send(gateway.port(), "POST /v1/history/x HTTP/1.1\r\nContent-Length: "
+                + (Gateway.MAX_BODY_BYTES + 1) + "\r\n", new byte[0]);
+        assertThat(answer).startsWith("HTTP/1.1 413 ");
+    }
+
+    @Test
+    void aBodyUpToTheServicesLimitPassesWhole() throws Exception {
+        int limit = (int) Gateway.AUTH_MAX_BODY_BYTES;
+        String answer = send(gateway.port(), "POST /users/v2/oauth/token HTTP/1.1\r\nContent-Length: " + limit
+                + "\r\nConnection: close\r\n", new byte[limit]);
+        assertThat(answer).startsWith("HTTP/1.1 200 ").endsWith("auth /users/v2/oauth/token 127.0.0.1 bytes=" + limit);
+        answer = send(gateway.port(), "POST /users/v2/oauth/token HTTP/1.1\r\nTransfer-Encoding: chunked\r\n"
+                + "Connection: close\r\n", chunked(limit, 1000));
+        assertThat(answer).startsWith("HTTP/1.1 200 ").endsWith(" bytes=" + limit);
+        answer = send(gateway.port(), "POST /v1/history/x HTTP/1.1\r\nContent-Length: 1000000\r\n"
+                + "Connection: close\r\n", new byte[1_000_000]);
+        assertThat(answer).startsWith("HTTP/1.1 200 ").endsWith("history /v1/history/x 127.0.0.1 bytes=1000000");
+    }
+
+    @Test
+    void aServiceThatAnswersBeforeTheBodyEndsHasItsAnswerRelayed() throws Exception {
+        String answer = send(gateway.port(), "POST /v1/history/early HTTP/1.1\r\nContent-Length: 5000000\r\n",
+                new byte[5_000_000]);
+        assertThat(answer).startsWith("HTTP/1.1 403 ").containsIgnoringCase("connection: close").endsWith("early");
+        answer = send(gateway.port(), "POST /v1/history/early HTTP/1.1\r\nTransfer-Encoding: chunked\r\n",
+                chunked(5_000_000, 16 * 1024));
+        assertThat(answer).startsWith("HTTP/1.1 403 ").endsWith("early");
+    }
+
+    @Test
+    void aRequestWhoseHeadDoesNotArriveIsClosedWithinItsBound() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", impatient.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write("POST /users/v2/oauth/token HTTP/1.1\r\nHost: x\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            long start = System.nanoTime();
+            assertThat(socket.getInputStream().read()).as("closed without an answer").isEqualTo(-1);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(500), Duration.ofSeconds(5));
+        }
+        // a kept-alive connection is closed as soon after its last answer
+        try (Socket socket = new Socket("127.0.0.1", impatient.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write("GET /users/a HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(answer).startsWith("HTTP/1.1 200 ").endsWith("auth /users/a 127.0.0.1");
+        }
+    }
+
+    @Test
+    void aBodyThatDoesNotArriveIsA408WithinItsBound() throws Exception {
+        long start = System.nanoTime();
+        // the audit's request: 100 bytes said, one sent
+        String answer = send(impatient.port(), "POST /users/v2/oauth/token HTTP/1.1\r\nContent-Length: 100\r\n",
+                "{".getBytes(StandardCharsets.ISO_8859_1));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        assertThat(answer).startsWith("HTTP/1.1 408 ")
+                .endsWith("{\"error_code\":\"request_timeout\",\"desc\":\"Request Timeout\"}");
+        answer = send(impatient.port(), "POST /users/v2/oauth/token HTTP/1.1\r\nTransfer-Encoding: chunked\r\n",
+                "5\r\nab".getBytes(StandardCharsets.ISO_8859_1));
+        assertThat(answer).startsWith("HTTP/1.1 408 ");
+    }
+
+    @Test
+    void aHeldAnswerOutlastsTheBoundsOnReceivingTheRequest() throws Exception {
+        // the notification stand-in holds its answer 1.5 s: longer than both bounds of the impatient gateway
+        String answer = send(impatient.port(), "GET /notification/v1/player/me/stream/notification/lp?deadline=1 HTTP/1.1"
+                + "\r\nConnection: close\r\n", new byte[0]);
+        assertThat(answer).startsWith("HTTP/1.1 200 ").contains("notification /notification/v1/player/me/stream");
+        answer = send(impatient.port(), "POST /notification/v1/x HTTP/1.1\r\nContent-Length: 2\r\nConnection: close\r\n",
+                "{}".getBytes(StandardCharsets.ISO_8859_1));
+        assertThat(answer).startsWith("HTTP/1.1 200 ").endsWith("bytes=2");
+    }
+
+    /** The bytes of a Quarkus memory size ({@code 64K}, {@code 10240K}). */
+    private static long bytes(String size) {
+        return Long.parseLong(size.substring(0, size.length() - 1)) * switch (size.charAt(size.length() - 1)) {
+            case 'K' -> 1024;
+            case 'M' -> 1024 * 1024;
+            default -> throw new IllegalArgumentException(size);
+        };
+    }
+
+    private static String property(String file, String name) throws IOException {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(Path.of("..").resolve(file))) {
+            properties.load(reader);
+        }
+        return properties.getProperty(name);
+    }
+
+    @Test
+    void bodyLimitsAreTheServicesOwn() throws IOException {
+        String setting = "quarkus.http.limits.max-body-size";
+        assertThat(Gateway.MAX_BODY_BYTES).isEqualTo(bytes(property(
+                "service-support/src/main/resources/META-INF/microprofile-config.properties", setting)));
+        assertThat(Gateway.AUTH_MAX_BODY_BYTES).isEqualTo(bytes(property(
+                "auth-service/src/main/resources/application.properties", setting)));
+        assertThat(Gateway.maxBodyBytes("/users")).isEqualTo(Gateway.AUTH_MAX_BODY_BYTES);
+        assertThat(Gateway.maxBodyBytes("/.well-known")).isEqualTo(Gateway.AUTH_MAX_BODY_BYTES);
+        assertThat(Gateway.maxBodyBytes("/notification")).isEqualTo(Gateway.MAX_BODY_BYTES);
+        assertThat(Gateway.maxBodyBytes("/v1/history")).isEqualTo(Gateway.MAX_BODY_BYTES);
     }
 
     @Test
