@@ -3,6 +3,7 @@ package io.outpost.support.http;
 import java.util.List;
 import java.util.Locale;
 
+import jakarta.ws.rs.NotAcceptableException;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.NotSupportedException;
@@ -25,7 +26,8 @@ import io.outpost.support.security.AuthRefusedException;
 
 /**
  * The one place where exceptions become answers, in every service. Bad input is a 422 in the DESIGN §5
- * shape; unknown paths and methods keep their 404/405 with an {@link ErrorResponse}; anything unexpected is a
+ * shape; unknown paths and methods, an unsupported Content-Type and an unacceptable Accept keep their 404/405/415/406
+ * with an {@link ErrorResponse}; anything unexpected is a
  * 500 whose body says nothing about the failure (it is logged instead).
  */
 public class ErrorMappers {
@@ -62,7 +64,8 @@ public class ErrorMappers {
         if (e instanceof NotFoundException) {
             return error(Response.Status.NOT_FOUND, ErrorResponse.NOT_FOUND, "No such resource");
         }
-        if (e instanceof NotAllowedException || e instanceof NotSupportedException) {
+        if (e instanceof NotAllowedException || e instanceof NotSupportedException
+                || e instanceof NotAcceptableException) {
             Response original = e.getResponse();
             return Response.fromResponse(original).type(MediaType.APPLICATION_JSON_TYPE)
                     .entity(reasonError(original.getStatusInfo().getReasonPhrase())).build();
@@ -86,7 +89,7 @@ public class ErrorMappers {
         return new ErrorResponse(ErrorResponse.INTERNAL_ERROR, "Internal error");
     }
 
-    /** The body of a status answered for what it is (404/405/415 of the framework): its reason phrase as code. */
+    /** The body of a status answered for what it is (404/405/406/415 of the framework): its reason phrase as code. */
     public static ErrorResponse reasonError(String reasonPhrase) {
         return new ErrorResponse(reasonPhrase.toLowerCase(Locale.ROOT).replace(' ', '_'), reasonPhrase);
     }

@@ -309,6 +309,15 @@ class ValidationMappingTest {
         given().when().delete("/probe").then().statusCode(405).body("error_code", is("method_not_allowed"));
     }
 
+    /** An Accept that JSON does not meet is a 406 with the same body, decided before the input is read. */
+    @Test
+    void unacceptableAcceptIsA406WithAnErrorBody() {
+        String body = given().accept("text/plain").when().get(SANDBOX + "?max_page_size=0").then().statusCode(406)
+                .contentType("application/json").extract().asString();
+        assertThat(body).isEqualTo("{\"error_code\":\"not_acceptable\",\"desc\":\"Not Acceptable\"}");
+        given().accept("application/json, text/plain").when().get(SANDBOX).then().statusCode(200);
+    }
+
     private static final String NUL_MSG = "String should not contain U+0000 or an unpaired surrogate (U+D800..U+DFFF)";
 
     @ParameterizedTest
