@@ -58,7 +58,7 @@ public final class Gateway {
     /** auth-service's {@code quarkus.http.limits.max-body-size} (its application.properties). */
     static final long AUTH_MAX_BODY_BYTES = 64 * 1024;
     /** The other services' {@code quarkus.http.limits.max-body-size} (service-support's shared configuration). */
-    static final long MAX_BODY_BYTES = 10 * 1024 * 1024;
+    static final long MAX_BODY_BYTES = 1024 * 1024;
     /** The path prefixes served by auth-service, whose body limit is {@link #AUTH_MAX_BODY_BYTES}. */
     static final Set<String> AUTH_PREFIXES = Set.of("/users", "/.well-known");
     /**

@@ -191,7 +191,7 @@ class GatewayTest {
         int before = AUTH_REQUESTS.get();
         // the audit's 5 MB token request: refused at once from its Content-Length, whatever of it is sent
         String answer = send(gateway.port(), "POST /users/v2/oauth/token HTTP/1.1\r\nContent-Length: 5000000\r\n",
-                new byte[5_000_000]);
+                new byte[1_000_000]);
         assertThat(answer).startsWith("HTTP/1.1 413 ").contains("content-length: 0");
         answer = send(gateway.port(), "POST /users/v2/oauth/token HTTP/1.1\r\nContent-Length: "
                 + (Gateway.AUTH_MAX_BODY_BYTES + 1) + "\r\n", new byte[0]);
@@ -199,12 +199,12 @@ class GatewayTest {
         assertThat(AUTH_REQUESTS.get()).as("no request said too long reached the service").isEqualTo(before);
         // streamed in chunks, with no length said: refused when the bytes pass the limit
         answer = send(gateway.port(), "POST /users/v2/oauth/token HTTP/1.1\r\nTransfer-Encoding: chunked\r\n",
-                chunked(5_000_000, 16 * 1024));
+                chunked(1_000_000, 16 * 1024));
         assertThat(answer).startsWith("HTTP/1.1 413 ");
         answer = send(gateway.port(), "POST /users/v2/oauth/token HTTP/1.1\r\nTransfer-Encoding: chunked\r\n",
                 chunked((int) Gateway.AUTH_MAX_BODY_BYTES + 1, 1000));
         assertThat(answer).startsWith("HTTP/1.1 413 ");
-        // history's limit is its own: 10 MiB
+        // history's limit is its own: 1 MiB
         answer = send(gateway.port(), "POST /v1/history/x HTTP/1.1\r\nContent-Length: "
                 + (Gateway.MAX_BODY_BYTES + 1) + "\r\n", new byte[0]);
         assertThat(answer).startsWith("HTTP/1.1 413 ");
@@ -226,11 +226,11 @@ class GatewayTest {
 
     @Test
     void aServiceThatAnswersBeforeTheBodyEndsHasItsAnswerRelayed() throws Exception {
-        String answer = send(gateway.port(), "POST /v1/history/early HTTP/1.1\r\nContent-Length: 5000000\r\n",
-                new byte[5_000_000]);
+        String answer = send(gateway.port(), "POST /v1/history/early HTTP/1.1\r\nContent-Length: 1000000\r\n",
+                new byte[1_000_000]);
         assertThat(answer).startsWith("HTTP/1.1 403 ").containsIgnoringCase("connection: close").endsWith("early");
         answer = send(gateway.port(), "POST /v1/history/early HTTP/1.1\r\nTransfer-Encoding: chunked\r\n",
-                chunked(5_000_000, 16 * 1024));
+                chunked(1_000_000, 16 * 1024));
         assertThat(answer).startsWith("HTTP/1.1 403 ").endsWith("early");
     }
 
