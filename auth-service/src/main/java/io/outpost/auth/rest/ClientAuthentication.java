@@ -1,5 +1,7 @@
 package io.outpost.auth.rest;
 
+import java.util.List;
+
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -10,6 +12,7 @@ import io.outpost.auth.service.ClientAuthenticator;
 import io.outpost.auth.service.ClientAuthenticator.Outcome;
 import io.outpost.auth.service.ClientAuthenticator.Refused;
 import io.outpost.auth.service.ClientAuthenticator.Throttled;
+import io.outpost.auth.service.ClientCredentials;
 import io.outpost.model.error.ErrorResponse;
 import io.outpost.model.error.OAuthErrorResponse;
 import io.smallrye.mutiny.Uni;
@@ -40,7 +43,10 @@ public class ClientAuthentication {
     public Uni<Outcome> authenticate(HttpServerRequest request, String addressHint) {
         String address = addressHint != null && !addressHint.isBlank() ? addressHint.strip()
                 : request.remoteAddress() == null ? "unknown" : request.remoteAddress().hostAddress();
-        return authenticator.authenticate(BasicCredentials.parse(request.getHeader(HttpHeaders.AUTHORIZATION)), address)
+        // two credentials in one request are no credentials: which one a proxy or a log looked at cannot be known
+        List<String> authorization = request.headers().getAll(HttpHeaders.AUTHORIZATION);
+        ClientCredentials credentials = authorization.size() == 1 ? BasicCredentials.parse(authorization.get(0)) : null;
+        return authenticator.authenticate(credentials, address)
                 .invoke(outcome -> {
                     if (outcome instanceof Refused refused) {
                         metrics.refused(refused.clientId(), refused.reason());

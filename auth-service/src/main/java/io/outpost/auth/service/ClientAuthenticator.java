@@ -61,13 +61,16 @@ public class ClientAuthenticator {
     }
 
     /**
-     * @param credentials null when the Authorization header was missing or unreadable
+     * @param presented   null when the Authorization header was missing or unreadable
      * @param address     the client address failures are counted against
      * @return the outcome; a failure with {@code StoreUnavailableException} when the client's record is needed and
      *         PostgreSQL cannot give it
      */
-    public Uni<Outcome> authenticate(ClientCredentials credentials, String address) {
+    public Uni<Outcome> authenticate(ClientCredentials presented, String address) {
         OptionalLong addressWait = throttle.addressRetryAfter(address);
+        // a secret with U+0000 (or half a surrogate pair) is refused before the KDF: PBKDF2's HMAC pads its key with
+        // zero bytes, so "s" and "s\0" would derive the same hash (SecretHasher)
+        ClientCredentials credentials = presented == null || !SecretHasher.acceptable(presented.secret()) ? null : presented;
         if (credentials == null) {
             if (addressWait.isPresent()) {
                 return Uni.createFrom().item(new Throttled(addressWait.getAsLong(), null));

@@ -16,11 +16,18 @@ import jakarta.inject.Singleton;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.auth.config.AuthConfig;
+import io.outpost.model.error.Constraints;
 
 /**
  * Client secrets: generated, hashed at rest with a slow KDF (PBKDF2-HMAC-SHA512, salted, iterations stored in the
  * hash), and fingerprinted for the hot path with HMAC-SHA256 under a key that lives only in this process's memory.
  * A fingerprint proves nothing by itself: it is only compared with one taken after the slow check succeeded.
+ *
+ * <p>PBKDF2 uses the secret as the HMAC key, and HMAC pads a key shorter than its block (128 bytes for SHA-512)
+ * with zero bytes: {@code "s"} and {@code "s\0"} derive the same hash. So a secret holding U+0000 is never hashed
+ * nor checked ({@link #acceptable}); nor is one holding half a surrogate pair, which the KDF's UTF-8 encoding would
+ * turn into {@code '?'}. A key longer than the block is first hashed with SHA-512, so a secret over 128 bytes and
+ * its 64-byte digest collide too; presenting the digest needs the secret itself, and generated secrets are 43 bytes.
  */
 @Singleton
 public class SecretHasher {
@@ -58,8 +65,16 @@ public class SecretHasher {
         return B64.encodeToString(bytes);
     }
 
+    /** Whether {@code secret} may be hashed and checked: no U+0000 and no unpaired surrogate (see above). */
+    public static boolean acceptable(String secret) {
+        return Constraints.storable(secret);
+    }
+
     /** The slow hash of {@code secret} with a fresh salt. */
     public String hash(String secret) {
+        if (!acceptable(secret)) {
+            throw new IllegalArgumentException("a secret holding U+0000 or an unpaired surrogate cannot be hashed");
+        }
         byte[] salt = new byte[SALT_BYTES];
         random.nextBytes(salt);
         return PREFIX + iterations + "$" + B64.encodeToString(salt) + "$"
@@ -72,7 +87,7 @@ public class SecretHasher {
         byte[] expected = B64D.decode(parts[2]);
         // PBKDF2 refuses an empty password: an empty secret costs the same and never matches
         byte[] actual = pbkdf2(secret.isEmpty() ? "\u0000" : secret, B64D.decode(parts[1]), Integer.parseInt(parts[0]));
-        return MessageDigest.isEqual(expected, actual) && hash != null && !secret.isEmpty();
+        return MessageDigest.isEqual(expected, actual) && hash != null && !secret.isEmpty() && acceptable(secret);
     }
 
     /** The fast keyed fingerprint of a presented secret (≈1 µs). */

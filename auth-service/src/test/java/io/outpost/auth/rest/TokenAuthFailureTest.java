@@ -62,6 +62,34 @@ class TokenAuthFailureTest {
     }
 
     @Test
+    void theRightSecretWithNulsAppendedIsAWrongSecret() {
+        String secret = io.outpost.auth.TestClients.GAME_SECRET;
+        long before = hasher.kdfRuns();
+        assertInvalidClient(tokenRequest(GAME, secret + "%00"));
+        assertInvalidClient(tokenRequest(GAME, secret + "\u0000"));
+        String nuls = Base64.getEncoder().encodeToString((GAME + ":" + secret + "\0\0\0").getBytes(StandardCharsets.UTF_8));
+        assertInvalidClient(fromOwnAddress().header("Authorization", "Basic " + nuls).contentType(ContentType.JSON).body(GRANT));
+        assertThat(hasher.kdfRuns() - before).as("refused before the KDF").isZero();
+        tokenRequest(GAME, secret).post(TOKEN_PATH).then().statusCode(200);
+    }
+
+    @Test
+    void twoCredentialsInOneRequestAreRefusedWhicheverComesFirst() throws Exception {
+        String good = basic(io.outpost.auth.TestClients.GAME, io.outpost.auth.TestClients.GAME_SECRET);
+        String bad = basic(GAME, "not-the-secret");
+        for (String[] pair : new String[][] { { good, bad }, { bad, good }, { good, good } }) {
+            for (String[] call : new String[][] { { TOKEN_PATH, GRANT }, { "/users/v2/oauth/revoke", "{\"token\":\"x\"}" },
+                    { "/users/v2/oauth/introspect", "{\"token\":\"x\"}" } }) {
+                // a socket of its own: two header lines exactly as written
+                String response = TokenValidationTest.raw("POST " + call[0], List.of("Authorization: " + pair[0],
+                        "Authorization: " + pair[1], "Content-Type: application/json"), call[1]);
+                assertThat(response).as(call[0]).startsWith("HTTP/1.1 401 ").endsWith("\r\n\r\n" + INVALID_CLIENT)
+                        .containsIgnoringCase("\r\nWWW-Authenticate: Basic realm=\"outpost\"\r\n");
+            }
+        }
+    }
+
+    @Test
     void refusesAnUnknownClient() {
         assertInvalidClient(tokenRequest("no-such-client", "whatever"));
     }

@@ -7,14 +7,28 @@ import static io.outpost.auth.TestClients.basic;
 import static io.outpost.auth.TestClients.fromOwnAddress;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 
-/** Every 422 of the token endpoint (spec §4.1, §7; DESIGN §5), with its exact body. */
+/**
+ * Every 422 of the token endpoint (spec §4.1, §7; DESIGN §5), with its exact body, and the other answers of the OAuth
+ * paths that are not about credentials (405, OPTIONS): each with {@code Cache-Control: no-store}.
+ */
 @QuarkusTest
 class TokenValidationTest {
 
@@ -23,6 +37,8 @@ class TokenValidationTest {
     private static final String MISSING_GRANT = "{\"detail\":[{\"loc\":[\"body\",\"grant_type\"],\"msg\":\"Field required\",\"type\":\"missing\"}]}";
     private static final String WRONG_GRANT = "{\"detail\":[{\"loc\":[\"body\",\"grant_type\"],"
             + "\"msg\":\"Input should be 'client_credentials'\",\"type\":\"literal_error\"}]}";
+    private static final String UNSUPPORTED = "{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"Unsupported content type: send "
+            + "application/json or application/x-www-form-urlencoded\",\"type\":\"json_invalid\"}]}";
     private static final String LONG_ADDRESS = "{\"loc\":[\"header\",\"x-svc-client-addr\"],"
             + "\"msg\":\"String should have at most 32 characters\",\"type\":\"string_too_long\"}";
 
@@ -71,9 +87,73 @@ class TokenValidationTest {
 
     @Test
     void refusesOtherContentTypes() {
-        assertUnprocessable(authorized().contentType(ContentType.TEXT).body("grant_type=client_credentials"),
-                "{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"Unsupported content type: send application/json or "
-                        + "application/x-www-form-urlencoded\",\"type\":\"json_invalid\"}]}");
+        assertUnprocessable(authorized().contentType(ContentType.TEXT).body("grant_type=client_credentials"), UNSUPPORTED);
+    }
+
+    @Test
+    void refusesMalformedContentTypesAsUnsupportedOnEveryOAuthEndpoint() throws Exception {
+        for (String path : List.of(TOKEN_PATH, "/users/v2/oauth/revoke", "/users/v2/oauth/introspect")) {
+            for (String type : List.of("foo", "/", "application/", "a/b/c", "application/json, text/plain")) {
+                String body = path.equals(TOKEN_PATH) ? "{\"grant_type\":\"client_credentials\"}" : "{\"token\":\"x\"}";
+                HttpResponse<String> response = send(HttpRequest.newBuilder(uri(path)).header("Content-Type", type)
+                        .header("Authorization", basic(GAME, GAME_SECRET)).POST(HttpRequest.BodyPublishers.ofString(body)));
+                assertThat(response.statusCode()).as(path + " " + type).isEqualTo(422);
+                assertThat(response.body()).as(path + " " + type).isEqualTo(UNSUPPORTED);
+                assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+                assertThat(response.headers().firstValue("Pragma")).hasValue("no-cache");
+            }
+        }
+    }
+
+    @Test
+    void refusesAFormFieldGivenMoreThanOnce() {
+        String twice = "{\"detail\":[{\"loc\":[\"body\",\"grant_type\"],\"msg\":\"Value error, given more than once, "
+                + "expected once\",\"type\":\"value_error\"}]}";
+        for (String body : List.of("grant_type=client_credentials&grant_type=x", "grant_type=x&grant_type=client_credentials",
+                "grant_type=client_credentials&grant_type=client_credentials", "grant_type=client_credentials&grant%5Ftype=")) {
+            assertUnprocessable(authorized().contentType(ContentType.URLENC).body(body), twice);
+        }
+        for (String path : List.of("/users/v2/oauth/revoke", "/users/v2/oauth/introspect")) {
+            Response response = authorized().contentType(ContentType.URLENC).body("token=a&token=b").post(path);
+            assertThat(response.statusCode()).isEqualTo(422);
+            assertThat(response.asString()).isEqualTo(twice.replace("grant_type", "token"));
+        }
+    }
+
+    @Test
+    void aJsonBodyPastTheParsersLimitsSaysSo() {
+        String limits = "{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"JSON decode error, input exceeds the parser's "
+                + "limits\",\"type\":\"json_invalid\"}]}";
+        assertUnprocessable(authorized().contentType(ContentType.JSON).body("{\"" + "k".repeat(60_000) + "\":1}"), limits);
+        assertUnprocessable(authorized().contentType(ContentType.JSON).body("[".repeat(1_500) + "]".repeat(1_500)),
+                limits);
+    }
+
+    @Test
+    void otherMethodsAre405WithTheAllowOfThePathAndOptionsTellsTheTruth() throws Exception {
+        for (String path : List.of(TOKEN_PATH, "/users/v2/oauth/revoke", "/users/v2/oauth/introspect")) {
+            for (String method : List.of("GET", "HEAD", "PUT", "DELETE")) {
+                HttpResponse<String> response = send(HttpRequest.newBuilder(uri(path))
+                        .method(method, HttpRequest.BodyPublishers.noBody()));
+                assertThat(response.statusCode()).as(method + " " + path).isEqualTo(405);
+                assertThat(response.headers().firstValue("Allow")).as(method + " " + path).hasValue("POST, OPTIONS");
+                assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+                assertThat(response.headers().firstValue("Pragma")).hasValue("no-cache");
+                if (!method.equals("HEAD")) {
+                    assertThat(response.body()).isEqualTo("{\"error_code\":\"method_not_allowed\",\"desc\":\"Method Not Allowed\"}");
+                }
+            }
+            HttpResponse<String> options = send(HttpRequest.newBuilder(uri(path))
+                    .method("OPTIONS", HttpRequest.BodyPublishers.noBody()));
+            assertThat(options.statusCode()).isEqualTo(200);
+            assertThat(options.headers().firstValue("Allow")).as(path).hasValue("POST, OPTIONS");
+        }
+        HttpResponse<String> keys = send(HttpRequest.newBuilder(uri("/users/v1/publickeys"))
+                .method("POST", HttpRequest.BodyPublishers.noBody()));
+        assertThat(keys.statusCode()).isEqualTo(405);
+        assertThat(keys.headers().firstValue("Allow")).hasValue("GET, HEAD, OPTIONS");
+        assertThat(send(HttpRequest.newBuilder(uri("/users/v1/publickeys")).method("HEAD",
+                HttpRequest.BodyPublishers.noBody())).statusCode()).isEqualTo(200);
     }
 
     @Test
@@ -113,5 +193,27 @@ class TokenValidationTest {
         assertThat(response.statusCode()).isEqualTo(422);
         assertThat(response.contentType()).startsWith("application/json");
         assertThat(response.asString()).isEqualTo(body);
+        assertThat(response.header("Cache-Control")).isEqualTo("no-store");
+        assertThat(response.header("Pragma")).isEqualTo("no-cache");
+    }
+
+    /** The raw answer to {@code requestLine} with these header lines, sent on a socket of its own. */
+    static String raw(String requestLine, List<String> headers, String body) throws IOException {
+        try (Socket socket = new Socket("localhost", RestAssured.port)) {
+            OutputStream out = socket.getOutputStream();
+            out.write((requestLine + " HTTP/1.1\r\nHost: localhost\r\nx-svc-client-addr: 10.raw." + System.nanoTime() % 100_000
+                    + "\r\n" + String.join("\r\n", headers) + "\r\nContent-Length: " + body.length()
+                    + "\r\nConnection: close\r\n\r\n" + body).getBytes(StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    static URI uri(String path) {
+        return URI.create("http://localhost:" + RestAssured.port + path);
+    }
+
+    static HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(request.header("x-svc-client-addr", "10.405." + System.nanoTime() % 100_000)
+                .build(), HttpResponse.BodyHandlers.ofString());
     }
 }
