@@ -5,13 +5,19 @@ import java.util.List;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.auth.service.ClientValidation;
 import io.outpost.model.error.Constraints;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.support.http.InvalidInputException;
 
-/** Reads the admin request bodies field by field, so every fault is a 422 at its own location (DESIGN §5). */
+/**
+ * Reads the admin request bodies field by field, so every fault is a 422 at its own location (DESIGN §5): text the
+ * store cannot keep is {@code string_pattern_mismatch}, a value outside its alphabet {@code value_error}, a list
+ * too long {@code too_long}; {@code json_invalid} only for a body that is not JSON (or not an object) and a value of
+ * the wrong JSON type.
+ */
 final class AdminBodies {
 
     /** A new client: {@code {"client_id"?, "permissions"?, "player_uuid"?}}. */
@@ -19,14 +25,16 @@ final class AdminBodies {
     }
 
     private final ClientValidation validation;
+    private final FormOrJsonBody json;
 
-    AdminBodies(ClientValidation validation) {
+    AdminBodies(ClientValidation validation, ObjectMapper mapper) {
         this.validation = validation;
+        this.json = new FormOrJsonBody(mapper);
     }
 
-    NewClient newClient(JsonNode body) {
-        List<ErrorDetail> faults = new ArrayList<>();
-        JsonNode object = object(body, faults);
+    /** The body of a creation; throws every fault, {@code faults} (found by the caller) first. */
+    NewClient newClient(String contentType, byte[] body, List<ErrorDetail> faults) {
+        JsonNode object = json.jsonObject(contentType, body, faults);
         String id = null;
         List<String> permissions = List.of();
         UUID player = null;
@@ -36,17 +44,17 @@ final class AdminBodies {
                 validation.clientId(faults, ErrorDetail.loc("body", "client_id"), id);
             }
             permissions = object.has("permissions") ? permissions(object, faults) : List.of();
+            List<Object> playerLoc = ErrorDetail.loc("body", "player_uuid");
             String playerText = string(object, "player_uuid", faults);
-            player = Constraints.uuid(faults, ErrorDetail.loc("body", "player_uuid"), playerText);
+            player = Constraints.text(faults, playerLoc, playerText) ? Constraints.uuid(faults, playerLoc, playerText) : null;
         }
         throwIfAny(faults);
         return new NewClient(id, permissions, player);
     }
 
-    /** {@code {"permissions": [...]}} (required). */
-    List<String> permissionsBody(JsonNode body) {
-        List<ErrorDetail> faults = new ArrayList<>();
-        JsonNode object = object(body, faults);
+    /** {@code {"permissions": [...]}} (required); throws every fault, {@code faults} (found by the caller) first. */
+    List<String> permissionsBody(String contentType, byte[] body, List<ErrorDetail> faults) {
+        JsonNode object = json.jsonObject(contentType, body, faults);
         List<String> permissions = List.of();
         if (object != null) {
             if (!object.has("permissions")) {
@@ -59,11 +67,16 @@ final class AdminBodies {
         return permissions;
     }
 
+    /** Each entry checked at its own index in the body. */
     private List<String> permissions(JsonNode object, List<ErrorDetail> faults) {
         JsonNode node = object.get("permissions");
         List<Object> loc = ErrorDetail.loc("body", "permissions");
         if (!node.isArray()) {
             faults.add(ErrorDetail.jsonInvalid(loc, "Input should be a valid list"));
+            return List.of();
+        }
+        if (node.size() > ClientValidation.PERMISSIONS_MAX) {
+            faults.add(ErrorDetail.tooLong(loc, ClientValidation.PERMISSIONS_MAX));
             return List.of();
         }
         List<String> values = new ArrayList<>();
@@ -72,23 +85,11 @@ final class AdminBodies {
             if (!item.isTextual()) {
                 faults.add(ErrorDetail.jsonInvalid(ErrorDetail.loc(loc, i), "Input should be a valid string"));
             } else {
+                validation.permission(faults, ErrorDetail.loc(loc, i), item.asText());
                 values.add(item.asText());
             }
         }
-        validation.permissions(faults, loc, values);
         return values.stream().distinct().toList();
-    }
-
-    private static JsonNode object(JsonNode body, List<ErrorDetail> faults) {
-        if (body == null || body.isMissingNode() || body.isNull()) {
-            faults.add(ErrorDetail.missing(ErrorDetail.loc("body")));
-            return null;
-        }
-        if (!body.isObject()) {
-            faults.add(ErrorDetail.jsonInvalid(ErrorDetail.loc("body"), "Input should be a JSON object"));
-            return null;
-        }
-        return body;
     }
 
     private static String string(JsonNode object, String field, List<ErrorDetail> faults) {

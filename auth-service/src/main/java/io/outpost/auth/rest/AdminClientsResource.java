@@ -1,7 +1,7 @@
 package io.outpost.auth.rest;
 
-import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.ws.rs.Consumes;
@@ -12,21 +12,25 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.auth.config.AuthConfig;
 import io.outpost.auth.service.ClientAdmin;
 import io.outpost.auth.service.ClientSnapshot;
 import io.outpost.auth.service.ClientValidation;
 import io.outpost.model.Permissions;
+import io.outpost.model.error.Constraints;
+import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.error.ErrorResponse;
 import io.outpost.support.http.ErrorMappers;
 import io.outpost.support.http.InputParser;
+import io.outpost.support.http.InvalidInputException;
 import io.outpost.support.security.Caller;
 import io.outpost.support.security.RequirePermission;
 import io.smallrye.mutiny.Uni;
@@ -36,12 +40,14 @@ import io.vertx.core.http.HttpServerRequest;
  * Client administration under {@code /users/v1/admin/clients}, for bearer tokens holding
  * {@value Permissions#AUTH_CLIENTS_ADMIN} (DESIGN §2). See docs/auth.md for the calls and their bodies.
  */
-@Path("/users/v1/admin/clients")
+@Path(AdminClientsResource.PATH)
 @Produces(MediaType.APPLICATION_JSON)
 @RequirePermission(anyOf = Permissions.AUTH_CLIENTS_ADMIN)
 public class AdminClientsResource {
 
+    static final String PATH = "/users/v1/admin/clients";
     static final String CLIENT_EXISTS = "client_exists";
+    private static final List<Object> ID = ErrorDetail.loc("path", "id");
 
     /** Longest grace period a secret rotation may ask for (30 days). */
     static final int GRACE_MAX_SECONDS = 30 * 24 * 3600;
@@ -51,20 +57,27 @@ public class AdminClientsResource {
     private final Caller caller;
     private final Duration defaultGrace;
 
-    public AdminClientsResource(ClientAdmin admin, ClientValidation validation, Caller caller, AuthConfig config) {
+    public AdminClientsResource(ClientAdmin admin, ClientValidation validation, Caller caller, AuthConfig config,
+            ObjectMapper mapper) {
         this.admin = admin;
-        this.bodies = new AdminBodies(validation);
+        this.bodies = new AdminBodies(validation, mapper);
         this.caller = caller;
         this.defaultGrace = config.secrets().rotationGrace();
     }
 
+    /**
+     * Bodies of any content type are read here, not by the framework, so that one it does not read is a 422 like
+     * unreadable JSON (DESIGN §5), not a 415. {@code Location} is a relative reference (RFC 9110 §10.2.2) built from
+     * the id alone: the framework would complete it with a host taken from the request's forwarded headers.
+     */
     @POST
-    @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> create(JsonNode body) {
-        AdminBodies.NewClient wanted = bodies.newClient(body);
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> create(@Context HttpServerRequest request, byte[] body) {
+        AdminBodies.NewClient wanted = bodies.newClient(request.getHeader(HttpHeaders.CONTENT_TYPE), body,
+                new ArrayList<>());
         return admin.create(actor(), wanted.clientId(), wanted.permissions(), wanted.playerUuid())
-                .map(created -> ClientAuthentication.noStore(Response
-                        .created(URI.create("/users/v1/admin/clients/" + created.client().clientId()))
+                .map(created -> ClientAuthentication.noStore(Response.status(Response.Status.CREATED)
+                        .header(HttpHeaders.LOCATION, PATH + "/" + created.client().clientId())
                         .entity(AdminClientViews.Created.of(created.client(), created.secret()))));
     }
 
@@ -83,26 +96,26 @@ public class AdminClientsResource {
     @GET
     @Path("/{id}")
     public Uni<Response> get(@PathParam("id") String id) {
-        return admin.get(id).map(AdminClientsResource::clientOrNotFound);
+        return admin.get(pathId(id)).map(AdminClientsResource::clientOrNotFound);
     }
 
     @POST
     @Path("/{id}/disable")
     public Uni<Response> disable(@PathParam("id") String id) {
-        return admin.setEnabled(actor(), id, false).map(AdminClientsResource::clientOrNotFound);
+        return admin.setEnabled(actor(), pathId(id), false).map(AdminClientsResource::clientOrNotFound);
     }
 
     @POST
     @Path("/{id}/enable")
     public Uni<Response> enable(@PathParam("id") String id) {
-        return admin.setEnabled(actor(), id, true).map(AdminClientsResource::clientOrNotFound);
+        return admin.setEnabled(actor(), pathId(id), true).map(AdminClientsResource::clientOrNotFound);
     }
 
     @PUT
     @Path("/{id}/permissions")
-    @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> setPermissions(@PathParam("id") String id, JsonNode body) {
-        List<String> permissions = bodies.permissionsBody(body);
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> setPermissions(@PathParam("id") String id, @Context HttpServerRequest request, byte[] body) {
+        List<String> permissions = bodies.permissionsBody(request.getHeader(HttpHeaders.CONTENT_TYPE), body, idFaults(id));
         return admin.setPermissions(actor(), id, permissions).map(AdminClientsResource::clientOrNotFound);
     }
 
@@ -114,6 +127,7 @@ public class AdminClientsResource {
     @Path("/{id}/secret")
     public Uni<Response> rotateSecret(@PathParam("id") String id, @Context HttpServerRequest request) {
         InputParser in = new InputParser(request);
+        in.addAll(idFaults(id));
         int grace = in.queryInt("grace_seconds", (int) defaultGrace.toSeconds(), 0, GRACE_MAX_SECONDS);
         in.throwIfInvalid();
         return admin.rotateSecret(actor(), id, Duration.ofSeconds(grace)).map(rotated -> rotated == null ? notFound()
@@ -125,7 +139,26 @@ public class AdminClientsResource {
     @POST
     @Path("/{id}/revoke-tokens")
     public Uni<Response> revokeTokens(@PathParam("id") String id) {
-        return admin.revokeTokens(actor(), id).map(AdminClientsResource::clientOrNotFound);
+        return admin.revokeTokens(actor(), pathId(id)).map(AdminClientsResource::clientOrNotFound);
+    }
+
+    /**
+     * The path's client id, refused with 422 {@code string_pattern_mismatch} when it holds a character PostgreSQL
+     * cannot keep (docs/architecture.md), before any query or KDF.
+     */
+    private static String pathId(String id) {
+        List<ErrorDetail> faults = idFaults(id);
+        if (!faults.isEmpty()) {
+            throw new InvalidInputException(faults);
+        }
+        return id;
+    }
+
+    /** The fault of the path's client id, if any (a list to add to). */
+    private static List<ErrorDetail> idFaults(String id) {
+        List<ErrorDetail> faults = new ArrayList<>(1);
+        Constraints.text(faults, ID, id);
+        return faults;
     }
 
     /** The administrator making the call (the client of the presented token), for the audit trail. */

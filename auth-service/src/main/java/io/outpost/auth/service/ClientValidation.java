@@ -27,32 +27,35 @@ public class ClientValidation {
         return id != null && !id.isEmpty() && id.length() <= CLIENT_ID_MAX && CLIENT_ID.matcher(id).matches();
     }
 
-    /** Faults of a client id at {@code loc}. */
+    /**
+     * Faults of a client id at {@code loc}: {@code string_pattern_mismatch} for text the store cannot keep, then its
+     * length, then {@code value_error} for a character outside the id's alphabet (at most one fault).
+     */
     public void clientId(List<ErrorDetail> out, List<Object> loc, String id) {
-        int before = out.size();
-        Constraints.length(out, loc, id, 1, CLIENT_ID_MAX);
-        if (out.size() == before && !CLIENT_ID.matcher(id).matches()) {
-            out.add(ErrorDetail.jsonInvalid(loc, "String should match pattern '" + CLIENT_ID.pattern() + "'"));
-        }
+        text(out, loc, id, CLIENT_ID_MAX, CLIENT_ID);
     }
 
-    /** Faults of a permission list at {@code loc} (each entry located by its index). */
+    /** Faults of a permission list at {@code loc}: more than {@value #PERMISSIONS_MAX} entries is {@code too_long}. */
     public void permissions(List<ErrorDetail> out, List<Object> loc, List<String> permissions) {
         if (permissions.size() > PERMISSIONS_MAX) {
-            out.add(ErrorDetail.jsonInvalid(loc, "List should have at most " + PERMISSIONS_MAX + " items"));
+            out.add(ErrorDetail.tooLong(loc, PERMISSIONS_MAX));
             return;
         }
         for (int i = 0; i < permissions.size(); i++) {
-            List<Object> at = ErrorDetail.loc(loc, i);
-            String permission = permissions.get(i);
-            if (!Constraints.required(out, at, permission)) {
-                continue;
-            }
-            int before = out.size();
-            Constraints.length(out, at, permission, 1, PERMISSION_MAX);
-            if (out.size() == before && !PERMISSION.matcher(permission).matches()) {
-                out.add(ErrorDetail.jsonInvalid(at, "String should match pattern '" + PERMISSION.pattern() + "'"));
-            }
+            permission(out, ErrorDetail.loc(loc, i), permissions.get(i));
+        }
+    }
+
+    /** Faults of one permission at {@code loc}, as {@link #clientId} checks an id. */
+    public void permission(List<ErrorDetail> out, List<Object> loc, String permission) {
+        if (Constraints.required(out, loc, permission)) {
+            text(out, loc, permission, PERMISSION_MAX, PERMISSION);
+        }
+    }
+
+    private static void text(List<ErrorDetail> out, List<Object> loc, String value, int max, Pattern alphabet) {
+        if (Constraints.text(out, loc, value, 1, max) && !alphabet.matcher(value).matches()) {
+            out.add(ErrorDetail.valueError(loc, "should match pattern '" + alphabet.pattern() + "'"));
         }
     }
 
@@ -63,6 +66,8 @@ public class ClientValidation {
         permissions(faults, ErrorDetail.loc("outpost.auth.bootstrap-clients", id, "permissions"), permissions);
         if (secret.isEmpty()) {
             faults.add(ErrorDetail.missing(ErrorDetail.loc("outpost.auth.bootstrap-clients", id, "secret")));
+        } else if (!SecretHasher.acceptable(secret)) {
+            faults.add(ErrorDetail.stringPatternMismatch(ErrorDetail.loc("outpost.auth.bootstrap-clients", id, "secret")));
         }
         if (!faults.isEmpty()) {
             throw new IllegalStateException("bootstrap client " + id + " is invalid: "

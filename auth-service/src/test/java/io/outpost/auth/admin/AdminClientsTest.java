@@ -15,6 +15,10 @@ import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -34,6 +38,9 @@ class AdminClientsTest {
 
     static final String CLIENTS = "/users/v1/admin/clients";
 
+    @jakarta.inject.Inject
+    io.outpost.auth.service.SecretHasher hasher;
+
     private String adminToken;
     private String id;
 
@@ -51,7 +58,7 @@ class AdminClientsTest {
                 .post(CLIENTS);
         created.then().statusCode(201)
                 .header("Cache-Control", "no-store")
-                .header("Location", matchesPattern(".*/users/v1/admin/clients/" + id))
+                .header("Location", equalTo("/users/v1/admin/clients/" + id))
                 .body("client_id", equalTo(id))
                 .body("client_secret", matchesPattern("[A-Za-z0-9_-]{43}"))
                 .body("permissions", equalTo(List.of("sandbox:config:view")))
@@ -68,6 +75,85 @@ class AdminClientsTest {
         String read = admin().get(CLIENTS + "/" + id).then().statusCode(200)
                 .body("client_id", equalTo(id)).body("$", not(hasKey("client_secret"))).extract().asString();
         assertThat(read).doesNotContain(secret).doesNotContain("pbkdf2");
+    }
+
+    @Test
+    void locationNeverTakesItsHostFromRequestHeaders() {
+        admin().header("X-Forwarded-Host", "evil.example").header("X-Forwarded-Proto", "https")
+                .header("Forwarded", "host=evil.example;proto=https").contentType(ContentType.JSON)
+                .body(Map.of("client_id", id)).post(CLIENTS)
+                .then().statusCode(201).header("Location", equalTo("/users/v1/admin/clients/" + id));
+    }
+
+    @Test
+    void aPathIdHoldingNulIs422BeforeAnyQueryOrKdf() {
+        String refused = "{\"detail\":[{\"loc\":[\"path\",\"id\"],\"msg\":\"String should not contain U+0000 or an "
+                + "unpaired surrogate (U+D800..U+DFFF)\",\"type\":\"string_pattern_mismatch\"}]}";
+        long before = hasher.kdfRuns();
+        for (Response response : List.of(raw().get(CLIENTS + "/%00"), raw().get(CLIENTS + "/x%00"),
+                raw().post(CLIENTS + "/%00/enable"), raw().post(CLIENTS + "/%00/disable"),
+                raw().post(CLIENTS + "/%00/secret"), raw().post(CLIENTS + "/%00/revoke-tokens"),
+                raw().contentType(ContentType.JSON).body("{\"permissions\":[]}").put(CLIENTS + "/%00/permissions"))) {
+            assertThat(response.statusCode()).isEqualTo(422);
+            assertThat(response.asString()).isEqualTo(refused);
+        }
+        assertThat(hasher.kdfRuns() - before).isZero();
+        // with a faulty body too: every fault at once
+        assertThat(raw().contentType(ContentType.JSON).body("{}").put(CLIENTS + "/%00/permissions").asString())
+                .isEqualTo(refused.replace("]}", ",{\"loc\":[\"body\",\"permissions\"],\"msg\":\"Field required\","
+                        + "\"type\":\"missing\"}]}"));
+    }
+
+    @Test
+    void textTheStoreCannotKeepAndTooManyPermissionsHaveTheirOwnTypes() {
+        String body = admin().contentType(ContentType.JSON)
+                .body("{\"client_id\":\"x\\u0000\",\"permissions\":[\"a\\u0000\",\"b\\ud800\"],\"player_uuid\":\"\\u0000\"}")
+                .post(CLIENTS).then().statusCode(422).extract().asString();
+        String nul = "\"msg\":\"String should not contain U+0000 or an unpaired surrogate (U+D800..U+DFFF)\","
+                + "\"type\":\"string_pattern_mismatch\"}";
+        assertThat(body).isEqualTo("{\"detail\":[{\"loc\":[\"body\",\"client_id\"]," + nul
+                + ",{\"loc\":[\"body\",\"permissions\",0]," + nul + ",{\"loc\":[\"body\",\"permissions\",1]," + nul
+                + ",{\"loc\":[\"body\",\"player_uuid\"]," + nul + "]}");
+        List<String> many = java.util.stream.IntStream.range(0, 101).mapToObj(i -> "p" + i).toList();
+        String tooMany = "{\"detail\":[{\"loc\":[\"body\",\"permissions\"],\"msg\":\"List should have at most 100 "
+                + "items\",\"type\":\"too_long\"}]}";
+        assertThat(admin().contentType(ContentType.JSON).body(Map.of("permissions", many)).post(CLIENTS)
+                .then().statusCode(422).extract().asString()).isEqualTo(tooMany);
+        assertThat(admin().contentType(ContentType.JSON).body(Map.of("permissions", many))
+                .put(CLIENTS + "/" + GAME + "/permissions").then().statusCode(422).extract().asString()).isEqualTo(tooMany);
+    }
+
+    @Test
+    void bodiesInAnotherContentTypeAre422LikeUnreadableJson() throws Exception {
+        String refused = "{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"Unsupported content type: send application/json\","
+                + "\"type\":\"json_invalid\"}]}";
+        for (String type : List.of("text/plain", "application/x-www-form-urlencoded", "foo", "a/b/c",
+                "application/json, text/plain")) {
+            for (String[] call : new String[][] { { "POST", CLIENTS, "{}" },
+                    { "PUT", CLIENTS + "/" + GAME + "/permissions", "{\"permissions\":[]}" } }) {
+                // the JDK's client: RestAssured will not send a body in a type it cannot encode
+                HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                        "http://localhost:" + io.quarkus.arc.Arc.container().instance(io.outpost.auth.rest.AdminListener.class)
+                                .get().port() + call[1]))
+                        .header("Authorization", "Bearer " + adminToken).header("Content-Type", type)
+                        .method(call[0], HttpRequest.BodyPublishers.ofString(call[2])).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(response.statusCode()).as(type + " " + call[0]).isEqualTo(422);
+                assertThat(response.body()).as(type + " " + call[0]).isEqualTo(refused);
+            }
+        }
+    }
+
+    @Test
+    void otherMethodsAre405WithTheAllowOfThePath() {
+        Response disable = admin().get(CLIENTS + "/" + GAME + "/disable");
+        assertThat(disable.statusCode()).isEqualTo(405);
+        assertThat(disable.header("Allow")).isEqualTo("POST, OPTIONS");
+        Response one = admin().delete(CLIENTS + "/" + GAME);
+        assertThat(one.statusCode()).isEqualTo(405);
+        assertThat(one.header("Allow")).isEqualTo("GET, HEAD, OPTIONS");
+        assertThat(admin().options(CLIENTS + "/" + GAME + "/permissions").header("Allow")).isEqualTo("PUT, OPTIONS");
+        assertThat(admin().options(CLIENTS).header("Allow")).isEqualTo("GET, HEAD, POST, OPTIONS");
     }
 
     @Test
@@ -145,9 +231,9 @@ class AdminClientsTest {
                 .body("{\"client_id\":\"bad id:\",\"permissions\":[\"ok\",5,\"has space\"],\"player_uuid\":\"nope\"}")
                 .post(CLIENTS).then().statusCode(422).extract().asString();
         assertThat(body).isEqualTo("{\"detail\":["
-                + "{\"loc\":[\"body\",\"client_id\"],\"msg\":\"String should match pattern '[A-Za-z0-9._~-]+'\",\"type\":\"json_invalid\"},"
+                + "{\"loc\":[\"body\",\"client_id\"],\"msg\":\"Value error, should match pattern '[A-Za-z0-9._~-]+'\",\"type\":\"value_error\"},"
                 + "{\"loc\":[\"body\",\"permissions\",1],\"msg\":\"Input should be a valid string\",\"type\":\"json_invalid\"},"
-                + "{\"loc\":[\"body\",\"permissions\",1],\"msg\":\"String should match pattern '[A-Za-z0-9._:*-]+'\",\"type\":\"json_invalid\"},"
+                + "{\"loc\":[\"body\",\"permissions\",2],\"msg\":\"Value error, should match pattern '[A-Za-z0-9._:*-]+'\",\"type\":\"value_error\"},"
                 + "{\"loc\":[\"body\",\"player_uuid\"],\"msg\":\"Input should be a valid UUID\",\"type\":\"uuid_parsing\"}]}");
         assertThat(admin().contentType(ContentType.JSON).post(CLIENTS).then().statusCode(422).extract().asString())
                 .isEqualTo("{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"Field required\",\"type\":\"missing\"}]}");
@@ -173,6 +259,11 @@ class AdminClientsTest {
 
     private RequestSpecification admin() {
         return adminApi().auth().oauth2(adminToken);
+    }
+
+    /** As {@link #admin()}, the path sent as written ({@code %00} not encoded again). */
+    private RequestSpecification raw() {
+        return admin().urlEncodingEnabled(false);
     }
 
     private String create(String clientId, List<String> permissions) {
