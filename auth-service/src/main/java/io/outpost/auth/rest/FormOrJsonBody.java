@@ -1,21 +1,18 @@
 package io.outpost.auth.rest;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.TextNode;
 
+import io.outpost.model.error.Constraints;
 import io.outpost.model.error.ErrorDetail;
+import io.outpost.support.json.JsonBinding;
 import io.outpost.support.json.JsonFaults;
 
 /**
@@ -24,18 +21,19 @@ import io.outpost.support.json.JsonFaults;
  * (RFC 6749, 7009, 7662), and a field given twice in a form is refused (RFC 6749 §3.2). The admin API reads JSON
  * only. A missing Content-Type is read as JSON; any other type — a malformed one included
  * ({@link EdgeHeaders} hands it on) — is refused like unreadable JSON, 422 {@code json_invalid} at {@code ["body"]}.
- * JSON failures are located by service-support's {@link JsonFaults}, as the framework's own are. Other fields are
- * ignored.
+ * JSON is read by service-support's {@link JsonBinding}: every key is checked as it is read (U+0000 or an unpaired
+ * surrogate in one is {@code string_pattern_mismatch}, in a form's field names too), a key given twice is refused,
+ * and failures are located by {@link JsonFaults}. Other fields are ignored, their values unexamined.
  */
 final class FormOrJsonBody {
 
     private static final List<Object> BODY = ErrorDetail.loc("body");
     private static final String FORM = "application/x-www-form-urlencoded";
 
-    private final ObjectReader json;
+    private final ObjectMapper mapper;
 
     FormOrJsonBody(ObjectMapper mapper) {
-        this.json = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        this.mapper = mapper;
     }
 
     /** The field (a text node for a form value), or null with its fault added to {@code faults}. */
@@ -47,6 +45,9 @@ final class FormOrJsonBody {
         String mediaType = mediaType(contentType);
         JsonNode value;
         if (mediaType.equals(FORM)) {
+            if (unstorableNames(body, faults)) {
+                return null;
+            }
             List<String> values = formValues(body, name);
             if (values.size() > 1) {
                 faults.add(ErrorDetail.givenMoreThanOnce(ErrorDetail.loc("body", name)));
@@ -84,15 +85,17 @@ final class FormOrJsonBody {
     }
 
     private JsonNode object(byte[] body, List<ErrorDetail> faults) {
-        JsonNode root;
-        try {
-            root = json.readTree(body);
-        } catch (JsonProcessingException e) {
-            faults.add(JsonFaults.locate(e, BODY));
+        if (new String(body, StandardCharsets.UTF_8).isBlank()) { // whitespace: no body
+            faults.add(ErrorDetail.missing(BODY));
             return null;
-        } catch (IOException e) { // reading from memory: not expected
-            throw new UncheckedIOException(e);
         }
+        // every key checked as it is read (U+0000 in one the endpoint ignores too), a key given twice refused
+        JsonBinding.Read<JsonNode> read = JsonBinding.read(mapper, body, JsonNode.class, BODY);
+        if (!read.faults().isEmpty()) {
+            faults.addAll(read.faults());
+            return null;
+        }
+        JsonNode root = read.value();
         if (root == null || root.isMissingNode() || root.isNull()) { // whitespace or JSON null: no body
             faults.add(ErrorDetail.missing(BODY));
             return null;
@@ -110,6 +113,22 @@ final class FormOrJsonBody {
 
     private static boolean isJson(String mediaType) {
         return mediaType.isEmpty() || mediaType.equals("application/json") || mediaType.endsWith("+json");
+    }
+
+    /**
+     * Refuses each field name of a form that holds U+0000 or an unpaired surrogate (DESIGN §5: anywhere, keys
+     * included — also the name of a field the endpoint ignores), as a JSON key is refused; true when one did.
+     */
+    private static boolean unstorableNames(byte[] body, List<ErrorDetail> faults) {
+        int before = faults.size();
+        for (String pair : new String(body, StandardCharsets.UTF_8).split("&")) {
+            int eq = pair.indexOf('=');
+            String name = decode(eq < 0 ? pair : pair.substring(0, eq));
+            if (!Constraints.storable(name)) {
+                faults.add(ErrorDetail.unstorableKey(BODY, name));
+            }
+        }
+        return faults.size() > before;
     }
 
     /** Every value of {@code name} in a form body, in order. */

@@ -120,6 +120,39 @@ class TokenValidationTest {
         }
     }
 
+    /**
+     * DESIGN §5: U+0000 is refused anywhere, keys included — also a key or form field name the endpoint ignores;
+     * and a key named twice is refused (RFC 6749 §3.2: no parameter more than once; which value was meant cannot
+     * be known).
+     */
+    @Test
+    void refusesAKeyHoldingUPlus0000AndAKeyGivenTwice() {
+        String nulKey = "{\"detail\":[{\"loc\":[\"body\",\"a\uFFFD\",\"[key]\"],\"msg\":\"String should not contain "
+                + "U+0000 or an unpaired surrogate (U+D800..U+DFFF)\",\"type\":\"string_pattern_mismatch\"}]}";
+        assertUnprocessable(authorized().contentType(ContentType.JSON)
+                .body("{\"grant_type\":\"client_credentials\",\"a\\u0000\":1}"), nulKey);
+        assertUnprocessable(authorized().contentType(ContentType.URLENC).body("a%00=1&grant_type=client_credentials"),
+                nulKey);
+        String twice = "{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"JSON decode error, a key is given twice in one "
+                + "object\",\"type\":\"json_invalid\"}]}";
+        assertUnprocessable(authorized().contentType(ContentType.JSON)
+                .body("{\"grant_type\":\"x\",\"grant_type\":\"client_credentials\"}"), twice);
+        assertUnprocessable(authorized().contentType(ContentType.JSON)
+                .body("{\"grant_type\":\"client_credentials\",\"o\":{\"k\":1,\"k\":1}}"), twice);
+    }
+
+    /** The 32-character limit of x-svc-client-addr counts characters of its UTF-8 text, not bytes. */
+    @Test
+    void theClientAddressIsCountedInCharacters() {
+        String thirtyTwo = "é".repeat(32);
+        authorized(new String(thirtyTwo.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1))
+                .contentType(ContentType.JSON).body("{\"grant_type\":\"client_credentials\"}").post(TOKEN_PATH)
+                .then().statusCode(200);
+        assertUnprocessable(authorized(new String((thirtyTwo + "é").getBytes(StandardCharsets.UTF_8),
+                StandardCharsets.ISO_8859_1)).contentType(ContentType.JSON).body("{\"grant_type\":\"client_credentials\"}"),
+                "{\"detail\":[" + LONG_ADDRESS + "]}");
+    }
+
     @Test
     void aJsonBodyPastTheParsersLimitsSaysSo() {
         String limits = "{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"JSON decode error, input exceeds the parser's "
