@@ -131,9 +131,12 @@ public class HistoryReader {
             sql.append(" AND legacy_id = ANY($").append(params.size()).append(')');
         }
         if (names != null && names.byValue()) {
-            // few, sparse matches: one index range per name
+            // few, sparse matches: one index range per name, found by its digest (V6); the names themselves
+            // then keep out any other name sharing a digest
             params.add(names.names().toArray(String[]::new));
-            sql.append(" AND name_folded = ANY($").append(params.size()).append(')');
+            int at = params.size();
+            sql.append(" AND md5(name_folded) = ANY(ARRAY(SELECT md5(n) FROM unnest($").append(at)
+                    .append("::text[]) AS n)) AND name_folded = ANY($").append(at).append(')');
         } else if (query.nameContains() != null) {
             // many or dense matches: walking the sandbox in id order meets the page's rows soon
             params.add(likeLiteral(query.nameContains()));

@@ -71,7 +71,8 @@ public class TransactionStore {
                 INSERT INTO history.name_total AS n (sandbox_id, resource_type, name_folded, total)
                 SELECT sandbox_id, resource_type, name_folded, count(*) FROM inserted WHERE name_folded IS NOT NULL
                 GROUP BY sandbox_id, resource_type, name_folded
-                ON CONFLICT (sandbox_id, resource_type, name_folded) DO UPDATE SET total = n.total + excluded.total
+                -- keyed by the name's digest: a B-tree entry could not hold a long name (V6)
+                ON CONFLICT (sandbox_id, resource_type, md5(name_folded)) DO UPDATE SET total = n.total + excluded.total
             ), tallies AS (
                 INSERT INTO history.listing_total AS t (sandbox_id, resource_type, total)
                 SELECT sandbox_id, resource_type, count(*) FROM inserted GROUP BY sandbox_id, resource_type
@@ -157,7 +158,8 @@ public class TransactionStore {
             columns[8][i] = e.versionId();
             columns[9][i] = e.versionName();
             columns[10][i] = json(e);
-            columns[11][i] = NameFold.ofVersion(e.version());
+            // only roles are filtered by name: a profile list's name is neither folded nor indexed
+            columns[11][i] = ConfigTransactionEvent.ROLE.equals(e.resourceType()) ? NameFold.ofVersion(e.version()) : null;
         }
         Tuple rows = Tuple.tuple();
         for (String[] column : columns) {
