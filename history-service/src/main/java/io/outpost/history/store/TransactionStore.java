@@ -1,6 +1,7 @@
 package io.outpost.history.store;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -105,16 +106,22 @@ public class TransactionStore {
      * each other. Completes when all have ended; fails when any failed, with a failure that is not about the
      * data if there is one (so the batch is retried rather than split). Appends that committed stay: appending
      * them again skips them.
+     *
+     * <p>Only the first event of each {@code transaction_id} is dealt: the same id in two sandboxes of different
+     * writers would otherwise be stored by whichever writer commits first, not by the earlier event. Batches,
+     * and the parts of a batch split by the ingest, are appended one after another, so across them the id
+     * already stored keeps the later ones out.
      */
     public Uni<Integer> append(List<ConfigTransactionEvent> events, int writers) {
-        if (writers <= 1 || events.size() < 2) {
-            return append(events);
+        List<ConfigTransactionEvent> firsts = firstOfEachTransaction(events);
+        if (writers <= 1 || firsts.size() < 2) {
+            return append(firsts);
         }
         List<List<ConfigTransactionEvent>> dealt = new ArrayList<>(writers);
         for (int w = 0; w < writers; w++) {
-            dealt.add(new ArrayList<>(events.size() / writers + 1));
+            dealt.add(new ArrayList<>(firsts.size() / writers + 1));
         }
-        for (ConfigTransactionEvent event : events) {
+        for (ConfigTransactionEvent event : firsts) {
             dealt.get(slot(UUID.fromString(event.sandboxId())) % writers).add(event);
         }
         List<Uni<Integer>> appends = dealt.stream().filter(part -> !part.isEmpty()).map(this::append).toList();
@@ -124,6 +131,18 @@ public class TransactionStore {
         return Uni.join().all(appends).andCollectFailures()
                 .map(counts -> counts.stream().mapToInt(Integer::intValue).sum())
                 .onFailure(CompositeException.class).transform(TransactionStore::gravest);
+    }
+
+    /** The events without those whose {@code transaction_id} an earlier one of them has. */
+    static List<ConfigTransactionEvent> firstOfEachTransaction(List<ConfigTransactionEvent> events) {
+        Set<String> seen = new HashSet<>(events.size() * 2);
+        List<ConfigTransactionEvent> firsts = new ArrayList<>(events.size());
+        for (ConfigTransactionEvent event : events) {
+            if (seen.add(event.transactionId())) {
+                firsts.add(event);
+            }
+        }
+        return firsts;
     }
 
     /** Of the failures of concurrent appends, one not about the data if any, else the first. */

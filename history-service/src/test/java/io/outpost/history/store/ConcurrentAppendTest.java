@@ -138,6 +138,68 @@ class ConcurrentAppendTest {
         assertThat(names(even)).containsExactly("v-beside");
     }
 
+    /**
+     * 300 pairs of one transaction id, first in a sandbox of one writer, then in a sandbox of the other (20
+     * sandboxes, each the first of 15 pairs and the second of 15 others): version "first" then "second".
+     */
+    private static List<ConfigTransactionEvent> pairsAcrossWriters(List<UUID> evens, List<UUID> odds) {
+        List<ConfigTransactionEvent> batch = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            UUID first = (i % 2 == 0 ? evens : odds).get(i / 2 % 10);
+            UUID second = (i % 2 == 0 ? odds : evens).get(i / 2 % 10);
+            String transactionId = "pair-" + i + "-" + UUID.randomUUID();
+            batch.add(event(first, transactionId, "first"));
+            batch.add(event(second, transactionId, "second"));
+        }
+        return batch;
+    }
+
+    private void assertOnlyFirstsStored(List<UUID> evens, List<UUID> odds) {
+        for (UUID sandbox : evens) {
+            assertThat(names(sandbox)).as("sandbox %s", sandbox).hasSize(15).containsOnly("v-first");
+        }
+        for (UUID sandbox : odds) {
+            assertThat(names(sandbox)).as("sandbox %s", sandbox).hasSize(15).containsOnly("v-first");
+        }
+    }
+
+    @Test
+    void theFirstOfATransactionIdInABatchIsStoredWhicheverWriterCommitsFirst() {
+        List<UUID> evens = sandboxesOf(0, 10);
+        List<UUID> odds = sandboxesOf(1, 10);
+
+        assertThat(store.append(pairsAcrossWriters(evens, odds), 2).await().atMost(Duration.ofSeconds(30)))
+                .isEqualTo(300);
+        assertOnlyFirstsStored(evens, odds);
+    }
+
+    /** What the ingest does with a batch refused for its data: halves, in order, until the refused one stands alone. */
+    private int appendSplitting(List<ConfigTransactionEvent> part) {
+        try {
+            return store.append(part, 2).await().atMost(Duration.ofSeconds(30));
+        } catch (RuntimeException failure) {
+            assertThat(StoreFault.of(failure)).isEqualTo(StoreFault.DATA);
+            if (part.size() == 1) {
+                return 0;
+            }
+            int half = part.size() / 2;
+            return appendSplitting(part.subList(0, half)) + appendSplitting(part.subList(half, part.size()));
+        }
+    }
+
+    @Test
+    void theFirstOfATransactionIdWinsWhenABatchIsRefusedAndSplit() {
+        List<UUID> evens = sandboxesOf(0, 10);
+        List<UUID> odds = sandboxesOf(1, 10);
+        List<ConfigTransactionEvent> batch = new ArrayList<>(pairsAcrossWriters(evens, odds));
+        // the even writer fails on it and stores nothing; the odd one commits its part of the batch
+        batch.add(301, event(evens.get(0), "nul-\u0000-" + UUID.randomUUID(), "bad"));
+
+        // the odd writer's part committed at the first try: the halves add the even writer's 150
+        assertThat(appendSplitting(batch)).isEqualTo(150);
+        assertOnlyFirstsStored(evens, odds);
+    }
+
     @Test
     void aFailureThatHealsOutranksARefusalOfTheData() {
         PgException refused = new PgException("invalid byte sequence", "ERROR", "22021", null);
