@@ -70,6 +70,19 @@ class IngestTest {
     }
 
     @Test
+    void issuedAtIsKeptToTheMicrosecondTruncatedAndALeapSecondAsItsLastSecond() {
+        UUID sandbox = UUID.randomUUID();
+        List<ObjectNode> events = new ArrayList<>();
+        for (String issuedAt : List.of("2026-12-31T23:59:59.9999999Z", "2026-05-06T07:08:09.123456789Z",
+                "2026-06-30T23:59:60Z")) {
+            events.add(role(sandbox, UUID.randomUUID(), "t").put("issued_at", issuedAt));
+        }
+        HistoryFixture.publishAndAwait(events, 3);
+        assertThat(page(sandbox, ROLE, Map.of("sort_order", "asc")).getList("transactions.issued_at", String.class))
+                .containsExactly("2026-12-31T23:59:59.999999Z", "2026-05-06T07:08:09.123456Z", "2026-06-30T23:59:59Z");
+    }
+
+    @Test
     void transactionsOfASandboxKeepTheProducersOrder() {
         UUID sandbox = UUID.randomUUID();
         List<ObjectNode> events = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.outpost.history.store;
 
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -172,7 +173,8 @@ public class TransactionStore {
             columns[3][i] = e.resourceId();
             columns[4][i] = e.legacyId() == null ? null : e.legacyId().toString();
             columns[5][i] = e.accountId();
-            columns[6][i] = e.issuedAt().toString();
+            // PostgreSQL keeps microseconds and would round the rest (….9999999 to the next second, even year)
+            columns[6][i] = e.issuedAt().truncatedTo(ChronoUnit.MICROS).toString();
             columns[7][i] = e.operation();
             columns[8][i] = e.versionId();
             columns[9][i] = e.versionName();
