@@ -41,6 +41,8 @@ import io.restassured.RestAssured;
 class UnstorableInputTest {
 
     private static final String NUL = "String should not contain U+0000 or an unpaired surrogate (U+D800..U+DFFF)";
+    private static final String NUMERIC =
+            "Value error, number should have at most 131072 digits before the decimal point and 16383 after";
     private static final String DATETIME =
             "Input should be a valid datetime from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z";
 
@@ -75,10 +77,21 @@ class UnstorableInputTest {
         refused.put(with(role(sandbox, UUID.randomUUID(), "x"), "version",
                 "{\"a\":".repeat(128) + "{}" + "}".repeat(128)),
                 "value.version" + ".a".repeat(128) + ": Value error, JSON should be nested at most 128 levels deep [value_error]");
+        // beyond PostgreSQL numeric: 131,072 digits before the point, 16,383 after (as written: 1.0e-16383 has 16,384)
+        for (String number : List.of("{\"n\":[1,1e-20000]}", "{\"n\":{\"big\":1e200000}}", "{\"n\":[1.0e-16383]}",
+                "{\"n\":[12e131071]}")) {
+            String at = number.contains("big") ? "value.version.n.big" : number.contains("1,") ? "value.version.n.1"
+                    : "value.version.n.0";
+            refused.put(with(role(sandbox, UUID.randomUUID(), "x"), "version", number), at + ": " + NUMERIC
+                    + " [value_error]");
+        }
         ObjectNode valid = role(sandbox, UUID.randomUUID(), "valid").put("issued_at", "9999-12-31T23:59:59Z");
+        // the largest numbers numeric holds are stored, by value: their form is PostgreSQL's
+        String validText = with(valid.deepCopy(), "version",
+                "{\"name\":\"valid\",\"n\":[1e400,-0.0,1.50e1,1e-16383,0e-16383,0e200000,0.5e131072]}");
         List<Map.Entry<String, String>> records = new ArrayList<>();
         refused.keySet().forEach(value -> records.add(Map.entry(key, value)));
-        records.add(Map.entry(key, valid.toString()));
+        records.add(Map.entry(key, validText));
         kafka().sendAll(Topics.SANDBOX_CONFIG_TRANSACTIONS, records);
 
         awaitTotal(sandbox, ROLE, 1);
@@ -89,6 +102,9 @@ class UnstorableInputTest {
         var listed = page(sandbox, ROLE, Map.of());
         assertThat(listed.getString("transactions[0].transaction_id")).isEqualTo(valid.get("transaction_id").asText());
         assertThat(listed.getString("transactions[0].issued_at")).isEqualTo("9999-12-31T23:59:59Z");
+        String body = viewer().when().get(path(sandbox, ROLE)).then().statusCode(200).extract().asString();
+        assertThat(body).contains("\"n\":[1" + "0".repeat(400) + ",0.0,15.0,0." + "0".repeat(16382) + "1,0."
+                + "0".repeat(16383) + ",0,5" + "0".repeat(131071) + "]");
     }
 
     @ParameterizedTest

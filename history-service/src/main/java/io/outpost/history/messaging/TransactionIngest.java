@@ -40,12 +40,20 @@ public class TransactionIngest extends ConsumedTopic<ConfigTransactionEvent> {
     }
 
     /**
-     * DESIGN §6 checks of the value, plus its key: exactly the sandbox id, since per-sandbox order is the order
-     * of one partition.
+     * DESIGN §6 checks of the value, the numbers of a valid one's snapshot ({@link JsonbNumbers}), plus its key:
+     * exactly the sandbox id, since per-sandbox order is the order of one partition.
      */
     @Override
     protected List<ErrorDetail> validate(String key, ConfigTransactionEvent event) {
         List<ErrorDetail> faults = new ArrayList<>(event.validate(ErrorDetail.loc("value")));
+        // one fault per snapshot: none when it already has one (too deep, or text the store cannot keep)
+        if (event.version() != null && faults.stream().noneMatch(fault -> fault.loc().size() > 1
+                && "version".equals(fault.loc().get(1)))) {
+            ErrorDetail number = JsonbNumbers.firstFault(ErrorDetail.loc("value", "version"), event.version());
+            if (number != null) {
+                faults.add(number);
+            }
+        }
         RecordKeys.requireCanonical(faults, key, event.sandboxId());
         return faults;
     }

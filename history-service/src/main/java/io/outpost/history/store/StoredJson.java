@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
@@ -17,7 +18,13 @@ import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
  */
 public record StoredJson(String text) implements JsonSerializable {
 
-    private static final JsonFactory JSON = new JsonFactory();
+    /**
+     * Numbers as PostgreSQL writes them: {@code 1e400} comes back as its 401 digits, and numeric holds up to
+     * 131,072 digits before the point and 16,383 after. Jackson's default bound (1,000 characters) made every page
+     * holding a longer one fail.
+     */
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNumberLength(Integer.MAX_VALUE).build()).build();
 
     @Override
     public void serialize(JsonGenerator out, SerializerProvider serializers) throws IOException {
