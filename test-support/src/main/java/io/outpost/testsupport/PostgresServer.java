@@ -77,9 +77,7 @@ public final class PostgresServer implements AutoCloseable {
                 .setServerConfig("listen_addresses", "127.0.0.1")
                 .setDataDirectory(data)
                 .setCleanDataDirectory(throwAway);
-        if (port != 0) {
-            builder.setPort(port);
-        }
+        builder.setPort(port != 0 ? port : FreePorts.pick());
         EmbeddedPostgres started = builder.start();
         try {
             return new PostgresServer(started, data);

@@ -58,11 +58,7 @@ public final class OutpostStack implements AutoCloseable {
     }
 
     private static int freePort() {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return io.outpost.testsupport.FreePorts.pick();
     }
 
     /** Reports each step ("starting auth-service", "auth-service ready on …"). */
