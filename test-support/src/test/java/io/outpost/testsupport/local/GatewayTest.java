@@ -235,9 +235,9 @@ class GatewayTest {
     }
 
     /**
-     * As {@link #send}, the body's first 16 KiB at once and the rest after the service has had time to answer, so
-     * that its answer comes before the body ends (a body under the 1 MiB limit would otherwise often be sent whole
-     * before the answer, over loopback).
+     * Sends the head and the body's first 16 KiB, reads the whole answer (by its Content-Length), and only then
+     * the rest of the body: so the service has certainly answered before the body ended, however slowly the
+     * gateway reached it. Returns the answer, after checking that the gateway then closes the connection.
      */
     private static String sendInTwoParts(int port, String head, byte[] body) throws Exception {
         try (Socket socket = new Socket("127.0.0.1", port)) {
@@ -246,19 +246,32 @@ class GatewayTest {
             out.write((head + "Host: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
             out.write(body, 0, 16 * 1024);
             out.flush();
-            Thread writer = new Thread(() -> {
-                try {
-                    Thread.sleep(500);
-                    out.write(body, 16 * 1024, body.length - 16 * 1024);
-                    out.flush();
-                } catch (IOException | InterruptedException e) {
-                    // refused before it was all read
-                }
-            });
-            writer.start();
-            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            writer.join(10_000);
-            return answer;
+            java.io.InputStream in = socket.getInputStream();
+            StringBuilder answer = new StringBuilder();
+            while (answer.indexOf("\r\n\r\n") < 0) {
+                int b = in.read();
+                assertThat(b).as("an answer before the body ends: " + answer).isNotEqualTo(-1);
+                answer.append((char) b);
+            }
+            java.util.regex.Matcher length = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)")
+                    .matcher(answer);
+            assertThat(length.find()).as(answer.toString()).isTrue();
+            answer.append(new String(in.readNBytes(Integer.parseInt(length.group(1))), StandardCharsets.UTF_8));
+            try {
+                out.write(body, 16 * 1024, body.length - 16 * 1024);
+                out.flush();
+            } catch (IOException closed) {
+                // the gateway may close before it has dropped the whole rest
+            }
+            long start = System.nanoTime();
+            try {
+                in.readAllBytes();
+            } catch (java.net.SocketException reset) {
+                // closed with bytes unread: also closed
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("closed after the answer")
+                    .isLessThan(Duration.ofSeconds(10));
+            return answer.toString();
         }
     }
 
