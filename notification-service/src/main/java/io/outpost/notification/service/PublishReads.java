@@ -16,7 +16,8 @@ import io.outpost.notification.messaging.PublishFailedException;
  * ({@code custom_data} into maps and lists), 15–30 times its size for one of many tiny values, so twenty such
  * bodies at once — one per worker thread — would exhaust the heap (an audit did it with three 9 MB bodies when
  * the limit was 10 MiB). Each read holds a share of {@code outpost.notification.publish-read-budget} by its size
- * (in KiB), until its publish ends; one that does not get its share within the publish timeout is refused 503,
+ * (in KiB), until its publish ends — a small one whose share is free goes ahead of large ones waiting for theirs —;
+ * one that does not get its share within the publish timeout is refused 503,
  * as a publish Kafka does not take is. Never called on an event loop: it may wait.
  */
 @ApplicationScoped
@@ -38,7 +39,8 @@ public class PublishReads {
 
     PublishReads(long budgetBytes, Duration wait) {
         this.total = (int) Math.max(1, budgetBytes / 1024);
-        this.budget = new Semaphore(total, true);
+        // not fair: a small body whose share is free goes ahead of large ones waiting for theirs
+        this.budget = new Semaphore(total);
         this.waitMillis = wait.toMillis();
     }
 
