@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 import io.outpost.model.Permissions;
+import io.outpost.testsupport.FreePorts;
 import io.outpost.testsupport.BackingServices;
 import io.outpost.testsupport.local.OutpostStack;
 
@@ -37,7 +38,7 @@ final class E2eStack {
     static final List<UUID> PLAYERS = Stream.generate(UUID::randomUUID).limit(16).toList();
     static final String PLAYER_SECRET = "e2e-player-secret-" + UUID.randomUUID();
     /** auth-service's private admin API (not behind the gateway). */
-    static final int ADMIN_PORT = freePort();
+    static final int ADMIN_PORT = FreePorts.pick();
 
     private static OutpostStack stack;
 
@@ -52,7 +53,7 @@ final class E2eStack {
                 // read after a failed run, and the build's clean removes them (they piled up in /tmp before)
                 Path target = Files.createDirectories(Path.of("target").toAbsolutePath());
                 Path work = Files.createTempDirectory(target, "e2e-stack-");
-                int[] ports = { freePort(), freePort(), freePort() };
+                int[] ports = { FreePorts.pick(), FreePorts.pick(), FreePorts.pick() };
                 stack = new OutpostStack(root, work.resolve("logs"), BackingServices.shared(), ports, 0)
                         .progress(line -> System.out.println("[e2e] " + line))
                         .env("auth-service", "QUARKUS_CONFIG_LOCATIONS", clients(work).toString())
@@ -102,7 +103,4 @@ final class E2eStack {
         return "e2e-player-" + i;
     }
 
-    private static int freePort() {
-        return io.outpost.testsupport.FreePorts.pick();
-    }
 }

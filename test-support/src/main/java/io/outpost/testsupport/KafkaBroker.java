@@ -60,7 +60,7 @@ public final class KafkaBroker implements AutoCloseable {
      */
     public static KafkaBroker create(Path directory, int port) throws IOException {
         Files.createDirectories(directory);
-        return new KafkaBroker(directory, port == 0 ? freePort() : port, freePort(), freePort());
+        return new KafkaBroker(directory, port == 0 ? FreePorts.pick() : port, FreePorts.pick(), FreePorts.pick());
     }
 
     /** Control of the broker that was {@linkplain #create created} on {@code directory} (its ports are kept there). */
@@ -329,9 +329,6 @@ public final class KafkaBroker implements AutoCloseable {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    static int freePort() {
-        return FreePorts.pick();
-    }
 
     private static String tail(Path log) {
         try {

@@ -12,7 +12,7 @@ public class UnreachableBackingServicesProfile implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        int deadPort = KafkaBroker.freePort();
+        int deadPort = FreePorts.pick();
         return Map.of(
                 "quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:" + deadPort + "/postgres",
                 "quarkus.datasource.reactive.url", "postgresql://127.0.0.1:" + deadPort + "/postgres",

@@ -110,6 +110,13 @@ public record ErrorDetail(List<Object> loc, String msg, String type) {
      */
     public static ErrorDetail unstorableKey(List<Object> objectLoc, String key) {
         List<Object> at = new ArrayList<>(objectLoc);
+        at.add(shownKey(key));
+        at.add("[key]");
+        return stringPatternMismatch(at);
+    }
+
+    /** {@code key} with each character the store cannot keep (U+0000, half a surrogate pair) replaced by U+FFFD. */
+    public static String shownKey(String key) {
         StringBuilder shown = new StringBuilder(key.length());
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
@@ -119,9 +126,7 @@ public record ErrorDetail(List<Object> loc, String msg, String type) {
                 shown.append(c == 0 || Character.isSurrogate(c) ? '\uFFFD' : c);
             }
         }
-        at.add(shown.toString());
-        at.add("[key]");
-        return stringPatternMismatch(at);
+        return shown.toString();
     }
 
     /** A timestamp that does not parse, or lies outside {@link Constraints#EARLIEST}..{@link Constraints#LATEST}. */

@@ -79,7 +79,7 @@ final class KeyCheckingParser extends JsonParserDelegate {
     private List<Object> objectLoc(JsonStreamContext object) {
         List<Object> names = new ArrayList<>();
         for (JsonStreamContext parent = object.getParent(); parent != null && !parent.inRoot(); parent = parent.getParent()) {
-            names.add(parent.inArray() ? (Object) parent.getCurrentIndex() : shown(parent.getCurrentName()));
+            names.add(parent.inArray() ? (Object) parent.getCurrentIndex() : shownOnTheWay(parent.getCurrentName()));
         }
         Collections.reverse(names);
         List<Object> loc = new ArrayList<>(base);
@@ -88,11 +88,7 @@ final class KeyCheckingParser extends JsonParserDelegate {
     }
 
     /** A key on the way to another is shown as the key fault shows it (it was reported itself, if refused). */
-    private static Object shown(String key) {
-        if (key == null || Constraints.storable(key)) {
-            return key;
-        }
-        List<Object> loc = ErrorDetail.unstorableKey(List.of(), key).loc();
-        return loc.get(0);
+    private static String shownOnTheWay(String key) {
+        return key == null || Constraints.storable(key) ? key : ErrorDetail.shownKey(key);
     }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
+import io.outpost.testsupport.FreePorts;
 import io.outpost.testsupport.BackingServices;
 import io.outpost.testsupport.PostgresConnection;
 import io.vertx.core.Vertx;
@@ -54,12 +55,9 @@ public final class OutpostStack implements AutoCloseable {
         this.backing = backing;
         this.services = List.of(new Service("auth-service", ports[0]), new Service("notification-service", ports[1]),
                 new Service("history-service", ports[2]));
-        this.gatewayPort = gatewayPort == 0 ? freePort() : gatewayPort;
+        this.gatewayPort = gatewayPort == 0 ? FreePorts.pick() : gatewayPort;
     }
 
-    private static int freePort() {
-        return io.outpost.testsupport.FreePorts.pick();
-    }
 
     /** Reports each step ("starting auth-service", "auth-service ready on …"). */
     public OutpostStack progress(Consumer<String> progress) {
@@ -130,7 +128,7 @@ public final class OutpostStack implements AutoCloseable {
      * gateway keeps routing to the first instance; the replica is stopped with the stack, or by {@link #kill}.
      */
     public synchronized Service replica(String name) throws IOException, InterruptedException {
-        Service replica = new Service(service(name).name(), freePort());
+        Service replica = new Service(service(name).name(), FreePorts.pick());
         progress.accept("starting a replica of " + name + " on " + replica.url());
         running.put(replica, launch(replica, backing.postgres()));
         awaitReady(replica);
