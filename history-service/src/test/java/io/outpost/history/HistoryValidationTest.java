@@ -33,6 +33,19 @@ class HistoryValidationTest {
                 .body("detail[0].loc.join(',')", is(loc));
     }
 
+    /** RFC 9110 §15.5.6: a listing's 405 says it is read with GET (and HEAD); OPTIONS says the same. */
+    @ParameterizedTest
+    @ValueSource(strings = { ROLE, PROFILE_LIST })
+    void otherMethodsOfAListingAre405WithItsAllow(String type) {
+        for (String method : new String[] { "POST", "PUT", "DELETE", "PATCH" }) {
+            viewer().when().request(method, path(SANDBOX, type)).then().statusCode(405)
+                    .header("Allow", "GET, HEAD, OPTIONS")
+                    .body(is("{\"error_code\":\"method_not_allowed\",\"desc\":\"Method Not Allowed\"}"));
+        }
+        viewer().when().options(path(SANDBOX, type)).then().statusCode(200).header("Allow", "GET, HEAD, OPTIONS");
+        viewer().when().head(path(SANDBOX, type)).then().statusCode(200);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { ROLE, PROFILE_LIST })
     void pageSizeIsOneToTenThousand(String type) {

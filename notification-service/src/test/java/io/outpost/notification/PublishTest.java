@@ -110,6 +110,17 @@ class PublishTest {
                         + "\"type\":\"uuid_parsing\"}]}"));
     }
 
+    /** RFC 9110 §15.5.6: the publish path's 405 says it takes POST; OPTIONS says the same. */
+    @ParameterizedTest
+    @ValueSource(strings = { "GET", "PUT", "DELETE", "PATCH" })
+    void otherMethodsOfThePublishPathAre405WithItsAllow(String method) {
+        String path = "/notification/v1/player/" + UUID.randomUUID() + "/notification";
+        given().header("Authorization", "Bearer " + writer(Permissions.NOTIFICATION_PLAYER_WRITE, null))
+                .when().request(method, path).then().statusCode(405).header("Allow", "POST, OPTIONS")
+                .body(is("{\"error_code\":\"method_not_allowed\",\"desc\":\"Method Not Allowed\"}"));
+        given().when().options(path).then().statusCode(200).header("Allow", "POST, OPTIONS");
+    }
+
     /** A number or a boolean is not text: Jackson's defaults would have published {@code 123} as "123". */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = { "message|123", "message|true", "message|1e999999", "svc_url|1.5",

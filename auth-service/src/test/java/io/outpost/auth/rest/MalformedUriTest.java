@@ -34,4 +34,15 @@ class MalformedUriTest {
         assertThat(raw("POST " + TOKEN_PATH + "?x=%zz", GRANT)).startsWith("HTTP/1.1 422 ").endsWith(refused);
         assertThat(raw("GET /users/v1/publickeys?%", "")).startsWith("HTTP/1.1 422 ").endsWith(refused);
     }
+
+    /** Under the OAuth prefix too, whose own headers are decided from the path, before any endpoint is matched. */
+    @Test
+    void aMalformedPathIs422AtPathUnderEveryPrefix() throws IOException {
+        String refused = "\r\n\r\n{\"detail\":[{\"loc\":[\"path\"],\"msg\":\"Invalid path: Malformed escape pair\","
+                + "\"type\":\"json_invalid\"}]}";
+        for (String path : new String[] { "/users/v2/oauth/%zz", TOKEN_PATH + "%", "/users/v1/admin/clients/%zz",
+                "/users/v1/publickeys/%zz" }) {
+            assertThat(raw("POST " + path, GRANT)).as(path).startsWith("HTTP/1.1 422 ").endsWith(refused);
+        }
+    }
 }

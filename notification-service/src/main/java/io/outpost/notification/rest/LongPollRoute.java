@@ -42,7 +42,7 @@ public class LongPollRoute {
 
     public static final String PATH = "/notification/v1/player/me/stream/notification/lp";
     /** The methods answered, as Quarkus REST says them for a GET resource. */
-    private static final String ALLOW = "HEAD, GET, OPTIONS";
+    private static final String ALLOW = "GET, HEAD, OPTIONS";
     static final String LATEST = "latest";
     static final String EARLIEST = "earliest";
     private static final String[] READ = { Permissions.NOTIFICATION_PLAYER_ALL, Permissions.NOTIFICATION_PLAYER_READ,

@@ -14,14 +14,12 @@ import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import io.outpost.model.error.AuthErrorResponse;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.error.ErrorResponse;
 import io.outpost.model.error.ValidationErrorResponse;
-import io.outpost.support.json.JsonFaults;
 import io.outpost.support.security.AuthRefusedException;
 
 /**
@@ -45,22 +43,19 @@ public class ErrorMappers {
                 .entity(AuthErrorResponse.of(e.code(), e.getMessage())).build();
     }
 
-    @ServerExceptionMapper
-    public Response unreadableJson(JsonProcessingException e) {
-        return unprocessable(List.of(jsonFault(e)));
-    }
-
-    /** Named on its own: Quarkus maps this subtype to a 400 unless a mapper names it exactly. */
+    /**
+     * No resource has the framework read its body (each takes bytes and reads them with
+     * {@link io.outpost.support.json.JsonBinding}, whose faults are {@link InvalidInputException}s), so a Jackson
+     * failure that reaches here is the service's own — reading what it stored, writing an answer — and a 500, not the
+     * client's 422. Named on its own: Quarkus answers this subtype 400 unless a mapper names it exactly.
+     */
     @ServerExceptionMapper
     public Response mismatchedJson(MismatchedInputException e) {
-        return unprocessable(List.of(jsonFault(e)));
+        return unexpected(e);
     }
 
     @ServerExceptionMapper
     public Response webApplication(WebApplicationException e) {
-        if (e.getCause() instanceof JsonProcessingException json) {
-            return unprocessable(List.of(jsonFault(json)));
-        }
         if (e instanceof NotFoundException) {
             return error(Response.Status.NOT_FOUND, ErrorResponse.NOT_FOUND, "No such resource");
         }
@@ -102,9 +97,5 @@ public class ErrorMappers {
     public static Response error(Response.Status status, String code, String desc) {
         return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(new ErrorResponse(code, desc))
                 .build();
-    }
-
-    private static ErrorDetail jsonFault(JsonProcessingException e) {
-        return JsonFaults.locate(e, ErrorDetail.loc("body"));
     }
 }

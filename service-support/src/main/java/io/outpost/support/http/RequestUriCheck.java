@@ -3,6 +3,7 @@ package io.outpost.support.http;
 import java.net.URI;
 import java.net.URISyntaxException;
 
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
@@ -27,7 +28,8 @@ public class RequestUriCheck {
         this.answers = answers;
     }
 
-    void install(@Observes Router router) {
+    /** Installed first, so that no route after it meets a URI it cannot normalise. */
+    void install(@Observes @Priority(Integer.MIN_VALUE) Router router) {
         router.route().order(RouteConstants.ROUTE_ORDER_ACCESS_LOG_HANDLER).handler(this::check);
     }
 

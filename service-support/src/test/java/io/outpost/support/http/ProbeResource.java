@@ -1,10 +1,12 @@
 package io.outpost.support.http;
 
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -13,14 +15,22 @@ import jakarta.ws.rs.core.Context;
 import org.jboss.resteasy.reactive.RestPath;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.model.Limits;
 import io.outpost.model.error.ErrorDetail;
+import io.outpost.support.json.JsonBinding;
 import io.vertx.core.http.HttpServerRequest;
 
 /** A test-only resource that takes every kind of input the services take, parsed the way they parse it. */
 @Path("/probe")
 public class ProbeResource {
+
+    private final ObjectMapper json;
+
+    public ProbeResource(ObjectMapper json) {
+        this.json = json;
+    }
 
     public record Body(@JsonProperty("grant_type") String grantType, Integer count, Map<String, Object> extra,
             com.fasterxml.jackson.databind.JsonNode snapshot) {
@@ -56,6 +66,12 @@ public class ProbeResource {
         return parsed;
     }
 
+    /** A second method of the template path, which the literal {@code /probe/query} beside it does not have. */
+    @DELETE
+    @Path("/{sandbox_id}")
+    public void forget(@RestPath("sandbox_id") String sandboxId) {
+    }
+
     /** The query as InputParser reads it. */
     @GET
     @Path("/query")
@@ -63,8 +79,14 @@ public class ProbeResource {
         return InputParser.query(request);
     }
 
+    /** Read as every service reads a body: bytes, bound by {@link JsonBinding}. */
     @POST
-    public Map<String, Object> write(Body body) {
+    public Map<String, Object> write(byte[] bytes) {
+        JsonBinding.Read<Body> read = JsonBinding.read(json, bytes, Body.class, ErrorDetail.loc("body"));
+        if (!read.faults().isEmpty()) {
+            throw new InvalidInputException(read.faults());
+        }
+        Body body = read.value();
         InputParser in = new InputParser();
         if (body == null) {
             in.add(ErrorDetail.missing(ErrorDetail.loc("body")));
@@ -80,6 +102,20 @@ public class ProbeResource {
         echoed.put("extra", body.extra());
         echoed.put("snapshot", body.snapshot());
         return echoed;
+    }
+
+    /** The service failing to read JSON of its own (say, what it stored): nothing the client sent. */
+    @GET
+    @Path("/failure/json")
+    public String failureReadingJson() throws IOException {
+        return json.readTree("{\"stored\": tru").toString();
+    }
+
+    /** As above, a value of the wrong type: Quarkus's own mapper would answer this subtype 400. */
+    @GET
+    @Path("/failure/json-type")
+    public String failureBindingJson() throws IOException {
+        return json.readValue("{\"count\": \"many\"}", Body.class).toString();
     }
 
     @GET

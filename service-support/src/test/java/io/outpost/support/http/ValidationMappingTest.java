@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -304,9 +305,26 @@ class ValidationMappingTest {
                 .body(not(containsString("IllegalStateException")));
     }
 
+    /** The service failing on JSON of its own is its fault: a 500 like any other, never the client's 422 or 400. */
+    @ParameterizedTest
+    @ValueSource(strings = { "/probe/failure/json", "/probe/failure/json-type" })
+    void aJsonFailureOfTheServiceItselfIsA500(String path) {
+        get(path).statusCode(500).contentType(ContentType.JSON)
+                .body(is("{\"error_code\":\"internal_error\",\"desc\":\"Internal error\"}"));
+    }
+
+    /** RFC 9110 §15.5.6: a 405 says which methods the path has; OPTIONS says the same, per path, not per class. */
     @Test
-    void wrongMethodIsA405WithAnErrorBody() {
-        given().when().delete("/probe").then().statusCode(405).body("error_code", is("method_not_allowed"));
+    void wrongMethodIsA405WithAnErrorBodyAndTheAllowOfThePath() {
+        given().when().delete("/probe").then().statusCode(405).header("Allow", "POST, OPTIONS")
+                .body(is("{\"error_code\":\"method_not_allowed\",\"desc\":\"Method Not Allowed\"}"));
+        given().when().post(SANDBOX).then().statusCode(405).header("Allow", "GET, HEAD, DELETE, OPTIONS");
+        given().when().put("/probe/query").then().statusCode(405).header("Allow", "GET, HEAD, OPTIONS");
+        given().when().options("/probe").then().statusCode(200).header("Allow", "POST, OPTIONS");
+        given().when().options(SANDBOX).then().statusCode(200).header("Allow", "GET, HEAD, DELETE, OPTIONS");
+        given().when().options("/probe/query").then().statusCode(200).header("Allow", "GET, HEAD, OPTIONS");
+        given().when().get("/probe/query").then().statusCode(200).header("Allow", nullValue());
+        given().when().delete("/no-such-path").then().statusCode(404).header("Allow", nullValue());
     }
 
     /** An Accept that JSON does not meet is a 406 with the same body, decided before the input is read. */
