@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
@@ -92,6 +94,48 @@ class ManifestsTest {
             assertThat(rendered.named("PodDisruptionBudget", service)).isNotNull();
             assertThat(rendered.named("HorizontalPodAutoscaler", service).path("spec").path("scaleTargetRef")
                     .path("name").asText()).isEqualTo(service);
+        }
+    }
+
+    /**
+     * Each HPA alone owns its Deployment's replica count: a {@code spec.replicas} in the manifest would be applied
+     * over a scaled-out Deployment by every {@code kubectl apply}. The floor is the HPA's {@code minReplicas}, and
+     * docs/deploy.md gives each range as rendered.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "dev", "prod" })
+    void theHpaAloneSetsTheReplicaCountOfEachDeployment(String overlay) throws Exception {
+        Rendered rendered = Rendered.overlay(overlay);
+        String deployDoc = Files.readString(Rendered.ROOT.resolve("docs/deploy.md"));
+        for (JsonNode hpa : rendered.ofKind("HorizontalPodAutoscaler")) {
+            String target = hpa.path("spec").path("scaleTargetRef").path("name").asText();
+            assertThat(rendered.named("Deployment", target).path("spec").has("replicas")).as(target).isFalse();
+            int min = hpa.path("spec").path("minReplicas").asInt();
+            int max = hpa.path("spec").path("maxReplicas").asInt();
+            assertThat(min).as(target + " floor").isPositive().isLessThanOrEqualTo(max);
+            if (overlay.equals("prod")) {
+                assertThat(deployDoc).as(target + "'s range in docs/deploy.md").contains(min + "–" + max);
+            } else {
+                assertThat(max).as(target + ": one replica in dev").isEqualTo(1);
+            }
+        }
+    }
+
+    /** The documented minimum Kubernetes version runs every lifecycle handler the pods use. */
+    @Test
+    void theDocumentedKubernetesVersionHasEveryHandlerThePodsUse() throws Exception {
+        Matcher version = Pattern.compile("Kubernetes cluster \\(≥ 1\\.(\\d+)")
+                .matcher(Files.readString(Rendered.ROOT.resolve("docs/deploy.md")));
+        assertThat(version.find()).as("docs/deploy.md names a minimum Kubernetes version").isTrue();
+        for (String overlay : List.of("dev", "prod")) {
+            Rendered rendered = Rendered.overlay(overlay);
+            for (String service : SERVICES) {
+                JsonNode preStop = rendered.container(service).path("lifecycle").path("preStop");
+                if (preStop.has("sleep")) {
+                    // KEP-3960: the sleep action is alpha (off) in 1.29, beta and on by default from 1.30
+                    assertThat(Integer.parseInt(version.group(1))).as(overlay + " " + service).isGreaterThanOrEqualTo(30);
+                }
+            }
         }
     }
 
