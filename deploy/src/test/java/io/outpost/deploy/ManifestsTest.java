@@ -121,6 +121,38 @@ class ManifestsTest {
         }
     }
 
+    /**
+     * auth-service starts on its read-only root filesystem: where no key is configured (dev) it generates one into
+     * {@code keys.dev-key-dir}, which must then be on a writable volume of the pod; the code's default is a folder
+     * relative to the image's working directory, on the read-only root.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "dev", "prod" })
+    void authServiceWritesItsDevelopmentKeyOnlyWhereItCan(String overlay) throws Exception {
+        Rendered rendered = Rendered.overlay(overlay);
+        JsonNode container = rendered.container("auth-service");
+        assertThat(container.path("securityContext").path("readOnlyRootFilesystem").asBoolean()).isTrue();
+        if (envNames(container).contains("OUTPOST_AUTH_KEYS_GENERATE_DEV_KEY")
+                && env(container, "OUTPOST_AUTH_KEYS_GENERATE_DEV_KEY").equals("false")) {
+            assertThat(envNames(container)).as(overlay + ": keys from a folder").contains("OUTPOST_AUTH_KEYS_DIR");
+            return;
+        }
+        Matcher byDefault = Pattern.compile("@WithDefault\\(\"([^\"]+)\"\\)\\s*Path devKeyDir\\(\\)")
+                .matcher(Files.readString(Rendered.ROOT.resolve(
+                        "auth-service/src/main/java/io/outpost/auth/config/AuthConfig.java")));
+        assertThat(byDefault.find()).isTrue();
+        String dir = envNames(container).contains("OUTPOST_AUTH_KEYS_DEV_KEY_DIR")
+                ? env(container, "OUTPOST_AUTH_KEYS_DEV_KEY_DIR") : byDefault.group(1);
+        assertThat(dir).as(overlay + ": the development key folder").startsWith("/");
+        JsonNode pod = rendered.podSpec("auth-service");
+        assertThat(Rendered.list(container.path("volumeMounts")))
+                .as(overlay + ": %s is on a writable emptyDir", dir)
+                .anyMatch(mount -> (dir + "/").startsWith(mount.path("mountPath").asText() + "/")
+                        && !mount.path("readOnly").asBoolean()
+                        && Rendered.list(pod.path("volumes")).stream().anyMatch(volume -> volume.path("name")
+                                .equals(mount.path("name")) && volume.has("emptyDir")));
+    }
+
     /** The documented minimum Kubernetes version runs every lifecycle handler the pods use. */
     @Test
     void theDocumentedKubernetesVersionHasEveryHandlerThePodsUse() throws Exception {
