@@ -2,12 +2,14 @@ package io.outpost.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -207,6 +209,24 @@ class ProdKafkaAndMonitoringTest {
                     label -> assertThat(labels.path(label.getKey()).asText()).as(service).isEqualTo(label.getValue().asText()));
             assertThat(Rendered.list(prod.named("Service", service).path("spec").path("ports")))
                     .extracting(p -> p.path("name").asText()).contains(endpoint.path("port").asText());
+        }
+    }
+
+    /**
+     * A kube-prometheus-stack installed with its default values selects ServiceMonitors and PrometheusRules by the
+     * label {@code release: <its Helm release>} only: both carry it, from the parameter {@code prometheus-release}.
+     */
+    @Test
+    void aDefaultKubePrometheusStackSelectsTheMonitorAndTheRules() throws Exception {
+        Properties parameters = new Properties();
+        try (Reader reader = Files.newBufferedReader(ProdOverlayTest.prodFile("parameters.env"))) {
+            parameters.load(reader);
+        }
+        String release = parameters.getProperty("prometheus-release");
+        assertThat(release).isNotBlank();
+        for (String kind : List.of("ServiceMonitor", "PrometheusRule")) {
+            assertThat(prod.named(kind, "outpost").path("metadata").path("labels").path("release").asText()).as(kind)
+                    .isEqualTo(release);
         }
     }
 
