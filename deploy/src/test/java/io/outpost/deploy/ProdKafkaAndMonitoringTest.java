@@ -232,8 +232,7 @@ class ProdKafkaAndMonitoringTest {
 
     @Test
     void theAlertsThatMatterUseOnlyPublishedMetrics() {
-        List<JsonNode> rules = Rendered.list(prod.named("PrometheusRule", "outpost").path("spec").path("groups"))
-                .stream().flatMap(g -> Rendered.list(g.path("rules")).stream()).toList();
+        List<JsonNode> rules = rules();
         Map<String, String> alerts = rules.stream()
                 .collect(Collectors.toMap(r -> r.path("alert").asText(), r -> r.path("expr").asText()));
         assertThat(alerts.keySet()).contains("OutpostIngestStalled", "OutpostDeadLettersGrowing",
@@ -260,6 +259,58 @@ class ProdKafkaAndMonitoringTest {
             assertThat(severity(rules, alert)).as(alert).isEqualTo("critical");
         }
         assertThat(metricsIn(String.join("\n", alerts.values()))).isSubsetOf(METRICS);
+    }
+
+    /**
+     * The PrometheusRule is the one source of the alerts: docs/deploy.md ("What to watch") names exactly its alerts,
+     * docs/operations.md only those and none of their expressions; a summary that says how long counts the {@code for}
+     * in (an age over 300 s held for 5m is 10 minutes without a commit).
+     */
+    @Test
+    void theDocsDescribeExactlyTheShippedAlerts() throws Exception {
+        List<JsonNode> rules = rules();
+        Set<String> alerts = rules.stream().map(r -> r.path("alert").asText()).collect(Collectors.toSet());
+        Pattern named = Pattern.compile("`(Outpost[A-Za-z0-9]+)`");
+        String watch = section(Files.readString(Rendered.ROOT.resolve("docs/deploy.md")), "## What to watch");
+        assertThat(found(named, watch)).as("alerts in docs/deploy.md").isEqualTo(alerts);
+        String onCall = section(Files.readString(Rendered.ROOT.resolve("docs/operations.md")), "### What to alert on");
+        assertThat(found(named, onCall)).as("alerts in docs/operations.md").isSubsetOf(alerts).isNotEmpty();
+        assertThat(onCall).contains("deploy/overlays/prod/monitoring/alerts.yaml");
+        assertThat(metricsIn(onCall)).as("expressions repeated in docs/operations.md").isEmpty();
+
+        JsonNode stalled = rules.stream().filter(r -> r.path("alert").asText().equals("OutpostIngestStalled"))
+                .findFirst().orElseThrow();
+        Matcher age = Pattern.compile("outpost_ingest_last_commit_age_seconds\\) > (\\d+)")
+                .matcher(stalled.path("expr").asText());
+        assertThat(age.find()).isTrue();
+        long minutes = Duration.ofSeconds(Long.parseLong(age.group(1)))
+                .plus(Duration.parse("PT" + stalled.path("for").asText().toUpperCase())).toMinutes();
+        assertThat(stalled.path("annotations").path("summary").asText()).contains("for " + minutes + " minutes");
+        assertThat(watch).contains("nothing committed for " + minutes + " min");
+    }
+
+    private static List<JsonNode> rules() {
+        return Rendered.list(prod.named("PrometheusRule", "outpost").path("spec").path("groups")).stream()
+                .flatMap(g -> Rendered.list(g.path("rules")).stream()).toList();
+    }
+
+    /** A Markdown section: from its heading to the next heading of the same or a higher level. */
+    static String section(String markdown, String heading) {
+        int start = markdown.indexOf(heading + "\n");
+        assertThat(start).as(heading).isNotNegative();
+        String level = heading.substring(0, heading.indexOf(' '));
+        Matcher next = Pattern.compile("\n#{1," + level.length() + "} ").matcher(markdown);
+        int end = next.find(start + heading.length()) ? next.start() : markdown.length();
+        return markdown.substring(start, end);
+    }
+
+    private static Set<String> found(Pattern pattern, String text) {
+        Set<String> found = new TreeSet<>();
+        Matcher matcher = pattern.matcher(text);
+        while (matcher.find()) {
+            found.add(matcher.group(1));
+        }
+        return found;
     }
 
     private static String severity(List<JsonNode> rules, String alert) {
@@ -305,11 +356,6 @@ class ProdKafkaAndMonitoringTest {
     }
 
     private static Set<String> metricsIn(String expressions) {
-        Set<String> names = new TreeSet<>();
-        Matcher matcher = METRIC.matcher(expressions);
-        while (matcher.find()) {
-            names.add(matcher.group(1));
-        }
-        return names;
+        return found(METRIC, expressions);
     }
 }
