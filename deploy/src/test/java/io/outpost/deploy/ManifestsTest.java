@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -151,6 +153,40 @@ class ManifestsTest {
                         && !mount.path("readOnly").asBoolean()
                         && Rendered.list(pod.path("volumes")).stream().anyMatch(volume -> volume.path("name")
                                 .equals(mount.path("name")) && volume.has("emptyDir")));
+    }
+
+    /**
+     * docs/deploy.md says what a pod waits for before it is ready: the readiness checks the services register (by
+     * their names, as /q/health/ready shows them), and no other (Kafka's checks are liveness or a gauge).
+     */
+    @Test
+    void theDocumentedReadinessIsTheChecksTheServicesRegister() throws Exception {
+        Pattern checkName = Pattern.compile("public static final String NAME = \"([^\"]+)\";");
+        List<String> readiness = new ArrayList<>();
+        List<String> others = new ArrayList<>();
+        for (String module : List.of("service-support", "messaging-support", "auth-service", "notification-service",
+                "history-service")) {
+            try (Stream<Path> files = Files.walk(Rendered.ROOT.resolve(module).resolve("src/main/java"))) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    String source = Files.readString(file);
+                    Matcher name = checkName.matcher(source);
+                    if (name.find() && source.contains("HealthCheckResponse.named(NAME)")) {
+                        (source.contains("@Readiness\n") ? readiness : others).add(name.group(1));
+                    }
+                }
+            }
+        }
+        assertThat(readiness).containsExactlyInAnyOrder("PostgreSQL", "Wake-up listener");
+        String doc = Files.readString(Rendered.ROOT.resolve("docs/deploy.md"));
+        Matcher paragraph = Pattern.compile("Pods wait in `Init`[^\\n]*(\\n[^\\n]+)*").matcher(doc);
+        assertThat(paragraph.find()).isTrue();
+        for (String check : readiness) {
+            assertThat(paragraph.group()).contains("`" + check + "`");
+        }
+        for (String check : others) {
+            assertThat(paragraph.group()).doesNotContain(check);
+        }
+        assertThat(paragraph.group()).doesNotContainPattern("ready until [^.]*Kafka");
     }
 
     /** The documented minimum Kubernetes version runs every lifecycle handler the pods use. */
