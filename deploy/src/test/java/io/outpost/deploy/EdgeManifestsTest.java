@@ -2,8 +2,12 @@ package io.outpost.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -57,17 +61,47 @@ class EdgeManifestsTest {
         }
     }
 
+    /**
+     * docs/deploy.md's ingress-nginx settings keep a held poll across a reload: old workers live longer than the
+     * polls' Ingress waits, the controller pod's grace period longer still, and each worker may open a file for
+     * every connection it may hold.
+     */
+    @Test
+    void theDocumentedControllerSettingsOutlastTheLongestPoll() throws Exception {
+        String doc = ProdKafkaAndMonitoringTest.section(Files.readString(Rendered.ROOT.resolve("docs/deploy.md")),
+                "## The ingress controller and held polls");
+        JsonNode polls = Rendered.overlay("prod").ofKind("Ingress").stream().filter(i -> Rendered.list(i.path("spec")
+                .path("rules").get(0).path("http").path("paths")).stream().anyMatch(p -> p.path("backend")
+                        .path("service").path("name").asText().equals("notification-service"))).findFirst().orElseThrow();
+        int readTimeout = polls.path("metadata").path("annotations").path("nginx.ingress.kubernetes.io/proxy-read-timeout")
+                .asInt();
+        int shutdown = setting(doc, "worker-shutdown-timeout: \"(\\d+)s\"");
+        assertThat(shutdown).as("worker-shutdown-timeout").isGreaterThanOrEqualTo(readTimeout).isGreaterThan(900);
+        assertThat(setting(doc, "terminationGracePeriodSeconds: (\\d+)")).isGreaterThan(shutdown);
+        assertThat(setting(doc, "max-worker-open-files: \"(\\d+)\""))
+                .isGreaterThanOrEqualTo(setting(doc, "max-worker-connections: \"(\\d+)\""));
+    }
+
+    private static int setting(String doc, String pattern) {
+        Matcher value = Pattern.compile(pattern).matcher(doc);
+        assertThat(value.find()).as(pattern).isTrue();
+        return Integer.parseInt(value.group(1));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { "dev", "prod" })
     void servicesKnowThePublicUrlAndTrustOnlyTheConfiguredProxies(String overlay) throws Exception {
         Rendered rendered = Rendered.overlay(overlay);
         JsonNode config = rendered.named("ConfigMap", "outpost-config").path("data");
-        JsonNode ingress = rendered.ofKind("Ingress").get(0);
-        String host = ingress.path("spec").path("rules").get(0).path("host").asText();
-        assertThat(config.path("public-base-url").asText()).endsWith("://" + host);
+        assertThat(rendered.ofKind("Ingress")).isNotEmpty();
+        for (JsonNode ingress : rendered.ofKind("Ingress")) {
+            String host = ingress.path("spec").path("rules").get(0).path("host").asText();
+            assertThat(config.path("public-base-url").asText()).endsWith("://" + host);
+            assertThat(ingress.path("metadata").path("annotations")
+                    .has("nginx.ingress.kubernetes.io/use-forwarded-headers"))
+                    .as("a controller ConfigMap key, not an annotation").isFalse();
+        }
         assertThat(config.path("trusted-proxies").asText()).isNotBlank();
-        assertThat(ingress.path("metadata").path("annotations").has("nginx.ingress.kubernetes.io/use-forwarded-headers"))
-                .as("a controller ConfigMap key, not an annotation").isFalse();
         JsonNode auth = rendered.container("auth-service");
         assertThat(Rendered.configKeyOf(auth, "OUTPOST_AUTH_PUBLIC_BASE_URL")).isEqualTo("public-base-url");
         for (String service : ManifestsTest.SERVICES) {

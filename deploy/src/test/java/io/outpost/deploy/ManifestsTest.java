@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -207,19 +209,32 @@ class ManifestsTest {
         }
     }
 
+    /**
+     * The Ingresses route the path prefixes to their services; each passes bodies up to exactly its services' limit
+     * ({@code quarkus.http.limits.max-body-size}: nginx answers 413 itself, and never passes a body the service would
+     * refuse by closing the connection); the long polls' Ingress waits longer than the longest poll, unbuffered.
+     */
     @ParameterizedTest
     @ValueSource(strings = { "dev", "prod" })
-    void ingressRoutesThePathPrefixesWithTimeoutsAboveTheLongestPoll(String overlay) throws Exception {
-        JsonNode ingress = Rendered.overlay(overlay).ofKind("Ingress").get(0);
-        assertThat(ingress.path("metadata").path("annotations")
-                .path("nginx.ingress.kubernetes.io/proxy-read-timeout").asInt()).isGreaterThan(900);
-        assertThat(ingress.path("metadata").path("annotations")
-                .path("nginx.ingress.kubernetes.io/proxy-send-timeout").asInt()).isGreaterThan(900);
-        String routes = Rendered.list(ingress.path("spec").path("rules").get(0).path("http").path("paths")).stream()
-                .map(p -> p.path("path").asText() + "->" + p.path("backend").path("service").path("name").asText())
-                .collect(Collectors.joining(" "));
-        assertThat(routes).isEqualTo("/users->auth-service /.well-known->auth-service "
-                + "/notification->notification-service /v1/history->history-service");
+    void ingressesRouteThePathPrefixesWithEachServicesBodyLimitAndPollTimeouts(String overlay) throws Exception {
+        Map<String, String> routes = new TreeMap<>();
+        for (JsonNode ingress : Rendered.overlay(overlay).ofKind("Ingress")) {
+            JsonNode annotations = ingress.path("metadata").path("annotations");
+            for (JsonNode path : Rendered.list(ingress.path("spec").path("rules").get(0).path("http").path("paths"))) {
+                String service = path.path("backend").path("service").path("name").asText();
+                routes.put(path.path("path").asText(), service);
+                assertThat(ServiceConfig.bytes(annotations.path("nginx.ingress.kubernetes.io/proxy-body-size").asText()))
+                        .as("%s: proxy-body-size of %s", overlay, path.path("path").asText())
+                        .isEqualTo(ServiceConfig.of(service).maxBodyBytes());
+                if (service.equals("notification-service")) {
+                    assertThat(annotations.path("nginx.ingress.kubernetes.io/proxy-read-timeout").asInt()).isGreaterThan(900);
+                    assertThat(annotations.path("nginx.ingress.kubernetes.io/proxy-send-timeout").asInt()).isGreaterThan(900);
+                    assertThat(annotations.path("nginx.ingress.kubernetes.io/proxy-buffering").asText()).isEqualTo("off");
+                }
+            }
+        }
+        assertThat(routes).isEqualTo(Map.of("/users", "auth-service", "/.well-known", "auth-service",
+                "/notification", "notification-service", "/v1/history", "history-service"));
     }
 
     @ParameterizedTest

@@ -77,14 +77,22 @@ class ProdOverlayTest {
     }
 
     @Test
-    void theIngressServesTlsForTheParameterisedHost() {
-        JsonNode ingress = prod.named("Ingress", "outpost");
+    void theIngressesServeTlsForTheParameterisedHost() {
         String host = parameters.getProperty("host");
-        assertThat(ingress.path("spec").path("rules").get(0).path("host").asText()).isEqualTo(host);
-        JsonNode tls = ingress.path("spec").path("tls").get(0);
-        assertThat(Rendered.list(tls.path("hosts"))).extracting(JsonNode::asText).containsExactly(host);
-        assertThat(tls.path("secretName").asText()).isEqualTo(parameters.getProperty("tls-secret"));
-        assertThat(ingress.path("metadata").path("annotations").path("cert-manager.io/cluster-issuer").asText())
+        assertThat(prod.ofKind("Ingress")).hasSizeGreaterThan(1);
+        for (JsonNode ingress : prod.ofKind("Ingress")) {
+            String name = ingress.path("metadata").path("name").asText();
+            assertThat(ingress.path("spec").path("rules").get(0).path("host").asText()).as(name).isEqualTo(host);
+            JsonNode tls = ingress.path("spec").path("tls").get(0);
+            assertThat(Rendered.list(tls.path("hosts"))).extracting(JsonNode::asText).as(name).containsExactly(host);
+            assertThat(tls.path("secretName").asText()).as(name).isEqualTo(parameters.getProperty("tls-secret"));
+            assertThat(ingress.path("metadata").path("annotations").path("nginx.ingress.kubernetes.io/force-ssl-redirect")
+                    .asText()).as(name).isEqualTo("true");
+        }
+        // one Ingress asks cert-manager for the Secret: two would both claim its Certificate
+        assertThat(prod.ofKind("Ingress")).filteredOn(i -> i.path("metadata").path("annotations")
+                .has("cert-manager.io/cluster-issuer")).singleElement()
+                .extracting(i -> i.path("metadata").path("annotations").path("cert-manager.io/cluster-issuer").asText())
                 .isEqualTo(parameters.getProperty("cluster-issuer"));
         assertThat(prod.named("ConfigMap", "outpost-config").path("data").path("public-base-url").asText())
                 .isEqualTo("https://" + host);

@@ -51,9 +51,12 @@ record Rendered(String overlay, List<JsonNode> objects) {
         return objects.stream().filter(o -> kind.equals(o.path("kind").asText())).toList();
     }
 
+    /** The object of that name, else the first whose name is it plus a suffix (a generated ConfigMap's hash). */
     JsonNode named(String kind, String name) {
-        return ofKind(kind).stream().filter(o -> o.path("metadata").path("name").asText().equals(name)
-                || o.path("metadata").path("name").asText().startsWith(name + "-")).findFirst()
+        List<JsonNode> ofKind = ofKind(kind);
+        return ofKind.stream().filter(o -> o.path("metadata").path("name").asText().equals(name)).findFirst()
+                .or(() -> ofKind.stream().filter(o -> o.path("metadata").path("name").asText().startsWith(name + "-"))
+                        .findFirst())
                 .orElseThrow(() -> new AssertionError(overlay + ": no " + kind + " " + name));
     }
 

@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** What a service's own sources say about it: its port, its configuration interfaces. */
@@ -29,6 +31,30 @@ record ServiceConfig(String name, Properties properties, String configSources) {
             text.append(Files.readString(source));
         }
         return new ServiceConfig(service, properties, text.toString());
+    }
+
+    /** The largest request body the service takes: its own limit, else the one every service shares. */
+    long maxBodyBytes() throws IOException {
+        String key = "quarkus.http.limits.max-body-size";
+        if (properties.containsKey(key)) {
+            return bytes(properties.getProperty(key));
+        }
+        Properties shared = new Properties();
+        try (Reader reader = Files.newBufferedReader(Rendered.ROOT.resolve(
+                "service-support/src/main/resources/META-INF/microprofile-config.properties"))) {
+            shared.load(reader);
+        }
+        return bytes(shared.getProperty(key));
+    }
+
+    /** A size as Quarkus ({@code 64K}) or nginx ({@code 64k}) writes it: a number and a power of 1024. */
+    static long bytes(String size) {
+        Matcher parts = Pattern.compile("(\\d+)([kKmMgG]?)").matcher(size);
+        if (!parts.matches()) {
+            throw new AssertionError("not a size: '" + size + "'");
+        }
+        int power = "kmg".indexOf(parts.group(2).toLowerCase()) + 1;
+        return Long.parseLong(parts.group(1)) << (10 * power);
     }
 
     int port() {
