@@ -54,6 +54,10 @@ class ProdKafkaAndMonitoringTest {
             "outpost_auth_outbox_oldest_age_seconds", "http_server_requests_seconds_count");
     private static final Pattern METRIC = Pattern.compile("\\b(outpost_[a-z_]+|http_server_[a-z_]+)\\b");
 
+    /** The people on call's KafkaUser, for DeadLetterTool, and the prefix of the consumer groups it may use. */
+    static final String DLQ_OPERATOR = "outpost-dlq-operator";
+    static final String DLQ_GROUPS = "outpost-dlq-";
+
     static Rendered prod;
 
     @BeforeAll
@@ -110,6 +114,80 @@ class ProdKafkaAndMonitoringTest {
         }
     }
 
+    /**
+     * The people on call run DeadLetterTool as their own user (docs/operations.md, "Dead letters"): it reads each
+     * {@code .dlq} topic and writes the topic the letters came from, in consumer groups whose names the tool makes
+     * (list: {@code outpost-dlq-list-<random>}, replay: {@code outpost-dlq-replay} or the operator's
+     * {@code --group}): one prefix for them, nothing else.
+     */
+    @Test
+    void theDeadLetterOperatorMayDoWhatDeadLetterToolDoesAndNothingElse() throws Exception {
+        String tool = Files.readString(Rendered.ROOT.resolve(
+                "messaging-support/src/main/java/io/outpost/messaging/DeadLetterTool.java"));
+        Set<String> groups = found(Pattern.compile("\"(outpost-dlq-[a-z-]*)\""), tool);
+        assertThat(groups).as("the groups DeadLetterTool names").contains("outpost-dlq-replay").hasSizeGreaterThan(1)
+                .allMatch(group -> group.startsWith(DLQ_GROUPS));
+        List<String> expected = new ArrayList<>(List.of("group " + DLQ_GROUPS + "* Read"));
+        for (String topic : List.of(Topics.PLAYER_NOTIFICATIONS, Topics.SANDBOX_CONFIG_TRANSACTIONS)) {
+            expected.addAll(List.of("topic " + Topics.deadLetter(topic) + " Read",
+                    "topic " + Topics.deadLetter(topic) + " Describe", "topic " + topic + " Write",
+                    "topic " + topic + " Describe"));
+        }
+        assertThat(acls(DLQ_OPERATOR)).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /**
+     * The tool runs as a one-off Job (deploy/ops/dead-letters) that no overlay applies: the prod release's image of a
+     * consuming service, the tool's main class on the image's whole application classpath, the prod listener's TLS
+     * and SCRAM settings as {@link #DLQ_OPERATOR}, a heap below its limit; a replay is never retried by itself, and
+     * the template as committed only lists.
+     */
+    @Test
+    void theDeadLetterJobRunsTheToolAsTheOperatorOnTheProdListener() throws Exception {
+        Rendered ops = Rendered.kustomization("ops/dead-letters");
+        assertThat(ops.objects()).singleElement().satisfies(job -> assertThat(TypedObjects.faults(job)).isEmpty());
+        assertThat(prod.ofKind("Job")).isEmpty();
+        assertThat(Rendered.overlay("dev").ofKind("Job")).isEmpty();
+        JsonNode job = ops.named("Job", "dead-letters");
+        assertThat(job.path("metadata").path("namespace").asText())
+                .isEqualTo(prod.named("Deployment", "notification-service").path("metadata").path("namespace").asText());
+        assertThat(job.path("spec").path("backoffLimit").asInt(-1)).isZero();
+        JsonNode pod = job.path("spec").path("template").path("spec");
+        assertThat(pod.path("restartPolicy").asText()).isEqualTo("Never");
+        JsonNode container = pod.path("containers").get(0);
+        JsonNode service = prod.container("notification-service");
+        assertThat(container.path("image").asText()).isEqualTo(service.path("image").asText());
+        assertThat(container.path("securityContext").path("readOnlyRootFilesystem").asBoolean()).isTrue();
+
+        List<String> command = Rendered.list(container.path("command")).stream().map(JsonNode::asText).toList();
+        assertThat(command).contains("io.outpost.messaging.DeadLetterTool");
+        assertThat(Rendered.ROOT.resolve("messaging-support/src/main/java/io/outpost/messaging/DeadLetterTool.java"))
+                .exists();
+        assertThat(command.get(command.indexOf("-cp") + 1).split(":"))
+                .containsExactlyInAnyOrder("/deployments/lib/boot/*", "/deployments/lib/main/*");
+        long heap = command.stream().filter(flag -> flag.startsWith("-Xmx")).map(flag -> ServiceConfig.bytes(flag.substring(4)))
+                .findFirst().orElseThrow();
+        assertThat(heap).isLessThan(Rendered.quantityBytes(container.path("resources").path("limits").path("memory").asText()));
+        assertThat(container.path("args").get(0).asText()).as("the template lists, never replays").isEqualTo("list");
+
+        assertThat(Rendered.env(container, "KAFKA_BOOTSTRAP_SERVERS")).isEqualTo(prod.named("ConfigMap", "outpost-config")
+                .path("data").path("kafka-bootstrap-servers").asText());
+        for (String setting : List.of("KAFKA_SECURITY_PROTOCOL", "KAFKA_SASL_MECHANISM", "KAFKA_SSL_TRUSTSTORE_TYPE",
+                "KAFKA_SSL_TRUSTSTORE_LOCATION")) {
+            assertThat(Rendered.env(container, setting)).as(setting).isEqualTo(Rendered.env(service, setting));
+        }
+        assertThat(Rendered.secretOf(container, "KAFKA_SASL_JAAS_CONFIG")).isEqualTo(DLQ_OPERATOR);
+        assertThat(Rendered.list(pod.path("volumes")))
+                .anyMatch(v -> v.path("secret").path("secretName").asText().equals("outpost-cluster-ca-cert"));
+
+        // docs/operations.md runs this Job, and Kafka's console consumer on the same listener as the same user
+        String runbook = section(Files.readString(Rendered.ROOT.resolve("docs/operations.md")), "### Inspect and re-publish");
+        assertThat(runbook).contains("kubectl apply -k deploy/ops/dead-letters", "job/" + job.path("metadata").path("name")
+                .asText(), "--bootstrap-server " + Rendered.env(container, "KAFKA_BOOTSTRAP_SERVERS"),
+                "\"name\": \"" + DLQ_OPERATOR + "\"", "--group " + DLQ_GROUPS, "security.protocol=SASL_SSL")
+                .doesNotContain("kubectl -n outpost exec deploy/", ":9092 ");
+    }
+
     /** "type name Operation" for each ACL of a KafkaUser, read through Strimzi's model. */
     private static List<String> acls(String user) {
         KafkaUserSpec spec = prod.typed("KafkaUser", user, KafkaUser.class).getSpec();
@@ -124,8 +202,9 @@ class ProdKafkaAndMonitoringTest {
                 assertThat(topic.getPatternType()).isIn(null, AclResourcePatternType.LITERAL);
                 resource = "topic " + topic.getName();
             } else if (rule.getResource() instanceof AclRuleGroupResource group) {
-                assertThat(group.getPatternType()).isIn(null, AclResourcePatternType.LITERAL);
-                resource = "group " + group.getName();
+                // a prefixed group grant reads "group <prefix>*"
+                resource = "group " + group.getName()
+                        + (group.getPatternType() == AclResourcePatternType.PREFIX ? "*" : "");
             } else if (rule.getResource() instanceof AclRuleClusterResource) {
                 resource = "cluster";
             } else {
@@ -294,14 +373,21 @@ class ProdKafkaAndMonitoringTest {
                 .flatMap(g -> Rendered.list(g.path("rules")).stream()).toList();
     }
 
-    /** A Markdown section: from its heading to the next heading of the same or a higher level. */
+    /** A Markdown section: from its heading to the next heading of the same or a higher level outside code blocks. */
     static String section(String markdown, String heading) {
         int start = markdown.indexOf(heading + "\n");
         assertThat(start).as(heading).isNotNegative();
-        String level = heading.substring(0, heading.indexOf(' '));
-        Matcher next = Pattern.compile("\n#{1," + level.length() + "} ").matcher(markdown);
-        int end = next.find(start + heading.length()) ? next.start() : markdown.length();
-        return markdown.substring(start, end);
+        int level = heading.indexOf(' ');
+        StringBuilder section = new StringBuilder();
+        boolean code = false;
+        for (String line : markdown.substring(start).split("\n", -1)) {
+            code ^= line.startsWith("```");
+            if (!code && section.length() > 0 && line.matches("#{1," + level + "} .*")) {
+                break;
+            }
+            section.append(line).append('\n');
+        }
+        return section.toString();
     }
 
     private static Set<String> found(Pattern pattern, String text) {

@@ -23,16 +23,22 @@ record Rendered(String overlay, List<JsonNode> objects) {
     static final Path ROOT = DEPLOY.getParent();
 
     static Rendered overlay(String name) throws IOException, InterruptedException {
+        return kustomization("overlays/" + name);
+    }
+
+    /** Any kustomization below deploy/, e.g. {@code ops/dead-letters}, which no overlay includes. */
+    static Rendered kustomization(String dir) throws IOException, InterruptedException {
+        String name = dir.replaceFirst("^overlays/", "");
         Process kubectl;
         try {
-            kubectl = new ProcessBuilder("kubectl", "kustomize", DEPLOY.resolve("overlays").resolve(name).toString())
+            kubectl = new ProcessBuilder("kubectl", "kustomize", DEPLOY.resolve(dir).toString())
                     .redirectErrorStream(true).start();
         } catch (IOException e) {
             throw new IOException("kubectl (with its built-in Kustomize) is needed to render deploy/overlays", e);
         }
         String output = new String(kubectl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!kubectl.waitFor(60, TimeUnit.SECONDS) || kubectl.exitValue() != 0) {
-            throw new IllegalStateException("kubectl kustomize overlays/" + name + " failed:\n" + output);
+            throw new IllegalStateException("kubectl kustomize " + dir + " failed:\n" + output);
         }
         List<JsonNode> objects = new ArrayList<>();
         try (MappingIterator<JsonNode> docs = new YAMLMapper().readerFor(JsonNode.class)
@@ -76,6 +82,15 @@ record Rendered(String overlay, List<JsonNode> objects) {
 
     static List<JsonNode> list(JsonNode array) {
         return StreamSupport.stream(array.spliterator(), false).toList();
+    }
+
+    /** A Kubernetes memory quantity in bytes; only the binary suffixes ({@code 768Mi}, {@code 1Gi}) are used here. */
+    static long quantityBytes(String quantity) {
+        java.util.regex.Matcher parts = java.util.regex.Pattern.compile("(\\d+)(Ki|Mi|Gi)").matcher(quantity);
+        if (!parts.matches()) {
+            throw new AssertionError("not a binary memory quantity: '" + quantity + "'");
+        }
+        return Long.parseLong(parts.group(1)) << (10 * (1 + List.of("Ki", "Mi", "Gi").indexOf(parts.group(2))));
     }
 
     /** The pod spec of a Deployment. */

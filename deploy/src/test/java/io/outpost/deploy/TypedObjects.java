@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
@@ -43,6 +44,7 @@ final class TypedObjects {
             Map.entry("v1/Secret", Secret.class),
             Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
             Map.entry("autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class),
+            Map.entry("batch/v1/Job", Job.class),
             Map.entry("networking.k8s.io/v1/Ingress", Ingress.class),
             Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
             Map.entry("monitoring.coreos.com/v1/ServiceMonitor", ServiceMonitor.class),
