@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -189,6 +190,59 @@ class ManifestsTest {
             assertThat(paragraph.group()).doesNotContain(check);
         }
         assertThat(paragraph.group()).doesNotContainPattern("ready until [^.]*Kafka");
+    }
+
+    /** Live heap per held long poll with the image's collector settings (docs/benchmarks.md, Issue 10, fourth pass). */
+    static final long HELD_POLL_HEAP_BYTES = 6656; // 6.5 KiB
+
+    /**
+     * Every JVM (each service and its {@code migrate} init container) has explicit sizes in {@code JAVA_TOOL_OPTIONS},
+     * and what it may commit stays below the container's memory limit, by docs/deploy.md's "Memory budget": its row
+     * names the container's limit and flags, and its columns add up to a total below the limit. notification-service's
+     * held polls at {@code max-polls} need at most half its heap. Nothing replaces the image's own JVM options.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "dev", "prod" })
+    void everyJvmFitsItsMemoryLimitByTheDocumentedBudget(String overlay) throws Exception {
+        Rendered rendered = Rendered.overlay(overlay);
+        String budget = ProdKafkaAndMonitoringTest.section(Files.readString(Rendered.ROOT.resolve("docs/deploy.md")),
+                "## Memory budget");
+        for (String service : SERVICES) {
+            for (JsonNode container : List.of(rendered.container(service), rendered.initContainer(service, "migrate"))) {
+                String name = container.path("name").asText();
+                String what = overlay + " " + service + " " + name;
+                Matcher row = Pattern.compile("\\n\\| " + (name.equals("migrate") ? "`migrate` \\(each\\)" : name)
+                        + " \\|([^\\n]+)\\|\\n").matcher(budget);
+                assertThat(row.find()).as(what + ": a row in docs/deploy.md's memory budget").isTrue();
+                long[] mib = Stream.of(row.group(1).split("\\|")).map(String::strip).mapToLong(Long::parseLong).toArray();
+                // limit, heap, GC structures, metaspace, code cache, direct, thread stacks, other native, total
+                assertThat(mib).as(what).hasSize(9);
+                Map<String, String> flags = new TreeMap<>();
+                for (String flag : env(container, "JAVA_TOOL_OPTIONS").split(" ")) {
+                    Matcher sized = Pattern.compile("-(Xmx|XX:\\w+=)(\\w+)").matcher(flag);
+                    flags.put(sized.matches() ? sized.group(1) : flag, sized.matches() ? sized.group(2) : "");
+                }
+                assertThat(flags).as(what).containsKeys("-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError")
+                        .containsEntry("XX:ActiveProcessorCount=", "2");
+                assertThat(Rendered.quantityBytes(container.path("resources").path("limits").path("memory").asText()) >> 20)
+                        .as(what + " limit").isEqualTo(mib[0]);
+                assertThat(ServiceConfig.bytes(flags.get("Xmx")) >> 20).as(what + " heap").isEqualTo(mib[1]);
+                // measured with 2 GC threads: 3.7 % of the heap + 10 MiB
+                assertThat(mib[2]).as(what + ": ParallelGC's structures").isEqualTo(mib[1] / 16 + 8);
+                assertThat(ServiceConfig.bytes(flags.get("XX:MaxMetaspaceSize=")) >> 20).as(what).isEqualTo(mib[3]);
+                assertThat(env(container, "GC_MAX_METASPACE_SIZE")).as(what).isEqualTo(Long.toString(mib[3]));
+                assertThat(ServiceConfig.bytes(flags.get("XX:ReservedCodeCacheSize=")) >> 20).as(what).isEqualTo(mib[4]);
+                assertThat(ServiceConfig.bytes(flags.get("XX:MaxDirectMemorySize=")) >> 20).as(what).isEqualTo(mib[5]);
+                assertThat(mib[8]).as(what + ": the total adds up").isEqualTo(LongStream.of(mib).skip(1).limit(7).sum());
+                assertThat(mib[8]).as(what + ": the total stays below the limit").isLessThan(mib[0]);
+                // the image's run-java.sh sets JAVA_OPTS_APPEND (the log manager): replacing it would drop that
+                assertThat(envNames(container)).as(what).doesNotContain("JAVA_OPTS_APPEND", "JAVA_OPTS", "JAVA_OPTIONS");
+            }
+        }
+        long maxPolls = Long.parseLong(Rendered.configEnv("notification-service").getProperty("OUTPOST_NOTIFICATION_MAX_POLLS"));
+        String heap = env(rendered.container("notification-service"), "JAVA_TOOL_OPTIONS").replaceFirst(".*-Xmx(\\w+).*", "$1");
+        assertThat(2 * maxPolls * HELD_POLL_HEAP_BYTES).as("twice the held polls' live heap at max-polls")
+                .isLessThanOrEqualTo(ServiceConfig.bytes(heap));
     }
 
     /** The documented minimum Kubernetes version runs every lifecycle handler the pods use. */
