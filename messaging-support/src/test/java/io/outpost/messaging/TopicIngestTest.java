@@ -286,11 +286,12 @@ class TopicIngestTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> ingest.deadLetteredCount() == 1);
 
         String bootstrap = BackingServices.shared().kafkaBootstrapServers();
-        assertThat(DeadLetterTool.list(bootstrap, topic, "store_refused", 10)).isEqualTo(1);
+        DeadLetterTool tool = new DeadLetterTool(bootstrap, DeadLetterTool.ANSWER);
+        assertThat(tool.list(topic, "store_refused", 10)).isEqualTo(1);
         pool.query("ALTER TABLE " + table + " DROP CONSTRAINT ingest_replay_message_check").execute()
                 .await().atMost(Duration.ofSeconds(30)); // the fix
-        assertThat(DeadLetterTool.replay(bootstrap, topic, null, "replay-" + topic)).isEqualTo(1);
-        assertThat(DeadLetterTool.replay(bootstrap, topic, null, "replay-" + topic)).isZero();
+        assertThat(tool.replay(topic, null, "replay-" + topic)).isEqualTo(1);
+        assertThat(tool.replay(topic, null, "replay-" + topic)).isZero();
         await().atMost(Duration.ofSeconds(30)).until(() -> stored(topic).size() == 2);
         assertThat(stored(topic)).containsExactly("first", "refuse me");
     }
