@@ -87,6 +87,20 @@ public final class TestTokens {
         writeJwks();
     }
 
+    /**
+     * One part of a compact token spelled otherwise than in canonical base64url (RFC 4648 §3.5): with its last
+     * character's unused bits set where it has some — it decodes to the same bytes —, else one character longer
+     * (a length no bytes encode to).
+     */
+    public static String nonCanonical(String part) {
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        if (part.length() % 4 == 0) {
+            return part + "A";
+        }
+        int last = alphabet.indexOf(part.charAt(part.length() - 1));
+        return part.substring(0, part.length() - 1) + alphabet.charAt(last | 1);
+    }
+
     /** A valid token with no permissions and no player; adjust with the builder's methods, then sign. */
     public Token token() {
         return new Token();

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import io.outpost.testsupport.MutableClock;
 import io.outpost.testsupport.ProcessFreeze;
 import io.outpost.testsupport.TestKafka;
+import io.outpost.testsupport.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -124,6 +125,9 @@ class TokenLifecycleTest {
         assertThat(active.getLong("exp") - active.getLong("iat")).isEqualTo(3600);
         String[] parts = token.split("\\.");
         assertThat(introspect(parts[0] + "." + parts[1] + ".AAAA").getMap("$")).isEqualTo(Map.of("active", false));
+        // the same signature bytes, its last character's unused bits set: another spelling, not the token issued
+        String respelled = parts[0] + "." + parts[1] + "." + TestTokens.nonCanonical(parts[2]);
+        assertThat(introspect(respelled).getMap("$")).isEqualTo(Map.of("active", false));
         assertThat(introspect("garbage").getMap("$")).isEqualTo(Map.of("active", false));
         // the caller needs auth:tokens:introspect, which no wildcard grants
         for (String[] caller : new String[][] { { id, secret }, { "test-wildcard", "test-wildcard-secret" } }) {

@@ -7,7 +7,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -29,10 +28,11 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Verifies an access token offline, against the published keys (DESIGN §3). Outpost reads the header (compact
- * form, {@code alg} ES256 or RS256, a {@code kid} of the key set, {@code typ: at+jwt} of RFC 9068) and resolves
- * the key ({@link KeySource}); SmallRye JWT's {@link JWTParser} checks the signature, {@code exp}/{@code iat} with
- * the clock skew, {@code iss}, {@code aud} and the required claims ({@code mp.jwt.*}); {@link VerifiedTokens}
- * reads the claims and maps the library's failures to DESIGN §3 codes. Then, on every request, revocation.
+ * form, each part canonical base64url: {@link CompactJws}; {@code alg} ES256 or RS256, a {@code kid} of the key
+ * set, {@code typ: at+jwt} of RFC 9068) and resolves the key ({@link KeySource}); SmallRye JWT's
+ * {@link JWTParser} checks the signature, {@code exp}/{@code iat} with the clock skew, {@code iss}, {@code aud}
+ * and the required claims ({@code mp.jwt.*}); {@link VerifiedTokens} reads the claims and maps the library's
+ * failures to DESIGN §3 codes. Then, on every request, revocation.
  *
  * <p>A verified token is remembered until it expires (bounded), since long-poll clients present the same token
  * again and again: a remembered token still has its key checked against the current key set and its revocation
@@ -43,7 +43,6 @@ public class TokenVerifier {
 
     static final Set<String> ALGORITHMS = Set.of(AlgorithmIdentifiers.ECDSA_USING_P256_CURVE_AND_SHA256,
             AlgorithmIdentifiers.RSA_USING_SHA256);
-    private static final Pattern COMPACT_JWS = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*");
 
     private final KeySource keys;
     private final JWTParser parser;
@@ -75,8 +74,12 @@ public class TokenVerifier {
             }
             verified.invalidate(key); // its key left the set, or it expired: verified afresh, and refused
         }
-        if (!COMPACT_JWS.matcher(compact).matches()) {
+        AuthErrorCode malformed = CompactJws.fault(compact);
+        if (malformed == AuthErrorCode.NOT_JWT) {
             return refuse(AuthErrorCode.NOT_JWT, "The access token is not a JWT");
+        }
+        if (malformed != null) {
+            return refuse(AuthErrorCode.TOKEN_FORMAT, "The access token is not in canonical base64url");
         }
         JsonWebSignature jws;
         try {

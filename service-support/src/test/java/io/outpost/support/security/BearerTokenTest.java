@@ -1,9 +1,11 @@
 package io.outpost.support.security;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.is;
 
 import java.time.Instant;
+import java.util.Base64;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -94,7 +96,8 @@ class BearerTokenTest {
 
     @Test
     void unreadableJwtIsTokenFormat() {
-        refused(player("Bearer abc.def.ghi"), "auth_token_format");
+        refused(player("Bearer abc.def.ghi"), "auth_token_format"); // "def" and "ghi" are not canonical either
+        refused(player("Bearer abc.abc.abc"), "auth_token_format"); // canonical, but not JSON
     }
 
     @Test
@@ -107,6 +110,36 @@ class BearerTokenTest {
         String[] parts = reader().sign().split("\\.");
         String forged = TOKENS.token().permissions("*").player(PLAYER).sign().split("\\.")[1];
         refused(player("Bearer " + parts[0] + "." + forged + "." + parts[2]), "auth_token_sig_invalid");
+    }
+
+    /**
+     * RFC 7515 §2 and RFC 4648 §3.5: each part is unpadded base64url in its one canonical spelling. A part whose
+     * last character differs only in the bits no byte uses decodes to the same bytes, signature included, so
+     * accepting it would let one token be written several ways (a cache, a log or a revocation list keyed by the
+     * token string would see different tokens).
+     */
+    @Test
+    void aPartNotInCanonicalBase64urlIsTokenFormatEvenWhenItDecodesToTheSameBytes() {
+        for (TestTokens.Token signer : java.util.List.of(reader().client("canonical"), reader().client("canonical").rs256())) {
+            String token = signer.sign();
+            player("Bearer " + token).statusCode(200);
+            String[] parts = token.split("\\.");
+            assertThat(parts[2].length() % 4).as("an ES256 or RS256 signature's last character has unused bits")
+                    .isEqualTo(2);
+            for (int i = 2; i >= 0; i--) { // the signature first: its respelling was accepted
+                String[] altered = parts.clone();
+                altered[i] = TestTokens.nonCanonical(parts[i]);
+                if (parts[i].length() % 4 != 0) {
+                    assertThat(Base64.getUrlDecoder().decode(altered[i])).isEqualTo(Base64.getUrlDecoder().decode(parts[i]));
+                }
+                refused(player("Bearer " + String.join(".", altered)), "auth_token_format");
+            }
+            refused(player("Bearer " + token + "="), "auth_not_jwt");
+            refused(player("Bearer " + token + ".x"), "auth_not_jwt");
+            refused(player("Bearer ." + parts[1] + "." + parts[2]), "auth_not_jwt");
+            refused(player("Bearer " + parts[0] + "=." + parts[1] + "." + parts[2]), "auth_not_jwt");
+            player("Bearer " + token).statusCode(200);
+        }
     }
 
     /** The cache of verified tokens (keyed by digest) remembers that token only, never one that differs from it. */
