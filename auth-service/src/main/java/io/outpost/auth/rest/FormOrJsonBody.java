@@ -1,10 +1,13 @@
 package io.outpost.auth.rest;
 
-import java.net.URLDecoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,7 +21,8 @@ import io.outpost.support.json.JsonFaults;
 /**
  * Reads the request bodies of auth-service. The OAuth endpoints (token, revocation, introspection) read one field:
  * JSON is the contract; {@code application/x-www-form-urlencoded} is read too, as standard OAuth2 libraries send it
- * (RFC 6749, 7009, 7662), and a field given twice in a form is refused (RFC 6749 §3.2). The admin API reads JSON
+ * (RFC 6749, 7009, 7662): a form that is not percent-encoded UTF-8 ({@link #decode}) is unreadable, 422
+ * {@code json_invalid} at {@code ["body"]}, and a field given twice is refused (RFC 6749 §3.2). The admin API reads JSON
  * only. A missing Content-Type is read as JSON; any other type — a malformed one included
  * ({@link EdgeHeaders} hands it on) — is refused like unreadable JSON, 422 {@code json_invalid} at {@code ["body"]}.
  * JSON is read by service-support's {@link JsonBinding}: every key is checked as it is read (U+0000 or an unpaired
@@ -45,10 +49,16 @@ final class FormOrJsonBody {
         String mediaType = mediaType(contentType);
         JsonNode value;
         if (mediaType.equals(FORM)) {
-            if (unstorableNames(body, faults)) {
+            List<Map.Entry<String, String>> fields = formFields(body);
+            if (fields == null) {
+                faults.add(ErrorDetail.jsonInvalid(BODY, "Invalid form body: not percent-encoded UTF-8"));
                 return null;
             }
-            List<String> values = formValues(body, name);
+            if (unstorableNames(fields, faults)) {
+                return null;
+            }
+            List<String> values = fields.stream().filter(field -> field.getKey().equals(name)).map(Map.Entry::getValue)
+                    .toList();
             if (values.size() > 1) {
                 faults.add(ErrorDetail.givenMoreThanOnce(ErrorDetail.loc("body", name)));
                 return null;
@@ -119,36 +129,74 @@ final class FormOrJsonBody {
      * Refuses each field name of a form that holds U+0000 or an unpaired surrogate (DESIGN §5: anywhere, keys
      * included — also the name of a field the endpoint ignores), as a JSON key is refused; true when one did.
      */
-    private static boolean unstorableNames(byte[] body, List<ErrorDetail> faults) {
+    private static boolean unstorableNames(List<Map.Entry<String, String>> fields, List<ErrorDetail> faults) {
         int before = faults.size();
-        for (String pair : new String(body, StandardCharsets.UTF_8).split("&")) {
-            int eq = pair.indexOf('=');
-            String name = decode(eq < 0 ? pair : pair.substring(0, eq));
-            if (!Constraints.storable(name)) {
-                faults.add(ErrorDetail.unstorableKey(BODY, name));
+        for (Map.Entry<String, String> field : fields) {
+            if (!Constraints.storable(field.getKey())) {
+                faults.add(ErrorDetail.unstorableKey(BODY, field.getKey()));
             }
         }
         return faults.size() > before;
     }
 
-    /** Every value of {@code name} in a form body, in order. */
-    private static List<String> formValues(byte[] body, String name) {
-        List<String> values = new ArrayList<>(1);
-        for (String pair : new String(body, StandardCharsets.UTF_8).split("&")) {
-            int eq = pair.indexOf('=');
-            if (decode(eq < 0 ? pair : pair.substring(0, eq)).equals(name)) {
-                values.add(eq < 0 ? "" : decode(pair.substring(eq + 1)));
+    /** The fields of a form body in order, names and values decoded; null when one does not decode. */
+    private static List<Map.Entry<String, String>> formFields(byte[] body) {
+        List<Map.Entry<String, String>> fields = new ArrayList<>();
+        for (int start = 0, end; start <= body.length; start = end + 1) {
+            end = indexOf(body, (byte) '&', start, body.length);
+            if (end == start) {
+                continue; // "a=1&&b=2", a trailing "&": no field
             }
+            int eq = indexOf(body, (byte) '=', start, end);
+            String name = decode(body, start, eq);
+            String value = eq == end ? "" : decode(body, eq + 1, end);
+            if (name == null || value == null) {
+                return null;
+            }
+            fields.add(Map.entry(name, value));
         }
-        return values;
+        return fields;
     }
 
-    /** Form-url-decodes text; malformed percent-encoding is kept as it is. */
-    static String decode(String text) {
+    /** The index of {@code b} in {@code bytes[from, to)}, or {@code to}. */
+    private static int indexOf(byte[] bytes, byte b, int from, int to) {
+        int i = from;
+        while (i < to && bytes[i] != b) {
+            i++;
+        }
+        return i;
+    }
+
+    /**
+     * Form-url-decodes {@code bytes[from, to)} ({@code %XX}, {@code +} for a space) as UTF-8 (RFC 6749 Appendix B),
+     * or null when they are not: a {@code %} without two hex digits, or bytes — escaped or not — that are not
+     * well-formed UTF-8 (an overlong form, a surrogate, a sequence cut short). Never U+FFFD in their place, which
+     * would make {@code a%FF} and {@code a%FE} one value, nor the text kept as it came.
+     */
+    static String decode(byte[] bytes, int from, int to) {
+        byte[] decoded = new byte[to - from];
+        int length = 0;
+        for (int i = from; i < to; i++) {
+            byte b = bytes[i];
+            if (b == '%') {
+                int high = i + 2 < to ? Character.digit(bytes[i + 1], 16) : -1;
+                int low = high < 0 ? -1 : Character.digit(bytes[i + 2], 16);
+                if (low < 0) {
+                    return null;
+                }
+                b = (byte) (high << 4 | low);
+                i += 2;
+            } else if (b == '+') {
+                b = ' ';
+            }
+            decoded[length++] = b;
+        }
         try {
-            return URLDecoder.decode(text, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException malformed) {
-            return text;
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(decoded, 0, length))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            return null;
         }
     }
 }

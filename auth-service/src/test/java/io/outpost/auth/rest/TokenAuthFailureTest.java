@@ -3,6 +3,7 @@ package io.outpost.auth.rest;
 import static io.outpost.auth.TestClients.DISABLED;
 import static io.outpost.auth.TestClients.DISABLED_SECRET;
 import static io.outpost.auth.TestClients.GAME;
+import static io.outpost.auth.TestClients.GAME_SECRET;
 import static io.outpost.auth.TestClients.GRANT;
 import static io.outpost.auth.TestClients.TOKEN_PATH;
 import static io.outpost.auth.TestClients.basic;
@@ -33,6 +34,11 @@ class TokenAuthFailureTest {
     static final String INVALID_CLIENT = "{\"error\":\"invalid_client\",\"error_description\":\"Client authentication "
             + "failed\",\"auth_success\":false,\"error_code\":\"auth_invalid_client\",\"desc\":\"Client authentication failed\"}";
 
+    private static final String REPLACEMENT = "test-replacement";
+    private static final String REPLACEMENT_SECRET = "fffd-\uFFFD-secret";
+    private static final String RESERVED = "test-reserved";
+    private static final String RESERVED_SECRET = "re%s:er+v ed/&=?";
+
     @Inject
     SecretHasher hasher;
 
@@ -59,6 +65,28 @@ class TokenAuthFailureTest {
         }
         assertInvalidClient(tokenRequest(GAME, "secret\u0000with-nul"));
         assertInvalidClient(tokenRequest(GAME, "%00"));
+    }
+
+    /**
+     * RFC 6749 §2.3.1: the id and the secret inside Basic are form-url-encoded UTF-8. An escape that is not UTF-8
+     * (a byte no character starts or goes on with, an overlong form, a surrogate, beyond U+10FFFF, a sequence cut
+     * short) or not an escape at all ({@code %} without two hex digits) makes the credentials unreadable: the
+     * usual 401, before any KDF — never U+FFFD in its place, which made {@code a%FF} and {@code a%FE} one secret,
+     * nor the text kept as it came.
+     */
+    @Test
+    void anEscapeThatIsNotUtf8OrNotAnEscapeIsTheUsual401NeverAReplacementCharacter() {
+        long before = hasher.kdfRuns();
+        for (String escape : List.of("%FF", "%FE", "%EF%BF", "%C0%80", "%ED%A0%80", "%F4%90%80%80", "%BD")) {
+            assertInvalidClient(tokenRequest(REPLACEMENT, "fffd-" + escape + "-secret"));
+        }
+        assertInvalidClient(tokenRequest(REPLACEMENT + "%FF", REPLACEMENT_SECRET));
+        assertInvalidClient(tokenRequest(RESERVED, RESERVED_SECRET)); // sent as written: "%s:" is no escape
+        assertInvalidClient(tokenRequest(GAME, GAME_SECRET + "%"));
+        assertInvalidClient(tokenRequest(GAME, GAME_SECRET + "%4"));
+        assertThat(hasher.kdfRuns() - before).as("refused before the KDF").isZero();
+        tokenRequest(REPLACEMENT, "fffd-%EF%BF%BD-secret").post(TOKEN_PATH).then().statusCode(200);
+        tokenRequest(REPLACEMENT, REPLACEMENT_SECRET).post(TOKEN_PATH).then().statusCode(200);
     }
 
     @Test

@@ -141,6 +141,28 @@ class TokenValidationTest {
                 .body("{\"grant_type\":\"client_credentials\",\"o\":{\"k\":1,\"k\":1}}"), twice);
     }
 
+    /**
+     * A form body is percent-encoded UTF-8 (as Basic credentials are): an escape that is not UTF-8 or not an escape,
+     * or raw bytes that are not UTF-8, make it unreadable — in a field the endpoint ignores too — never U+FFFD in
+     * their place nor the text kept as it came.
+     */
+    @Test
+    void aFormThatIsNotPercentEncodedUtf8IsUnreadable() throws Exception {
+        String unreadable = "{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"Invalid form body: not percent-encoded "
+                + "UTF-8\",\"type\":\"json_invalid\"}]}";
+        String grant = "grant_type=client_credentials";
+        for (String body : List.of(grant + "&x=%FF", grant + "&x%FE=1", grant + "&x=%C0%80", grant + "&x=%ED%A0%80",
+                grant + "%", grant + "&x=%zz", "x=%E2%82&" + grant)) {
+            assertUnprocessable(authorized().contentType(ContentType.URLENC).body(body), unreadable);
+        }
+        // raw bytes, as the JDK client sends them: 0xFF is no UTF-8; "€" written out is
+        HttpResponse<String> rawByte = send(form((grant + "&x=\u00ff").getBytes(StandardCharsets.ISO_8859_1)));
+        assertThat(rawByte.statusCode()).isEqualTo(422);
+        assertThat(rawByte.body()).isEqualTo(unreadable);
+        assertThat(send(form((grant + "&x=%E2%82%AC&y=\u20ac").getBytes(StandardCharsets.UTF_8))).statusCode())
+                .isEqualTo(200);
+    }
+
     /** The 32-character limit of x-svc-client-addr counts characters of its UTF-8 text, not bytes. */
     @Test
     void theClientAddressIsCountedInCharacters() {
@@ -239,6 +261,11 @@ class TokenValidationTest {
                     + "\r\nConnection: close\r\n\r\n" + body).getBytes(StandardCharsets.ISO_8859_1));
             return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         }
+    }
+
+    private static HttpRequest.Builder form(byte[] body) {
+        return HttpRequest.newBuilder(uri(TOKEN_PATH)).header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Authorization", basic(GAME, GAME_SECRET)).POST(HttpRequest.BodyPublishers.ofByteArray(body));
     }
 
     static URI uri(String path) {
