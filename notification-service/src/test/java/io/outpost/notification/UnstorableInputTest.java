@@ -31,6 +31,7 @@ import io.outpost.model.Permissions;
 import io.outpost.model.Topics;
 import io.outpost.model.api.NotificationPage;
 import io.outpost.notification.store.NotificationStore;
+import io.outpost.testsupport.RawBytes;
 import io.outpost.testsupport.TestKafka;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -60,6 +61,10 @@ class UnstorableInputTest {
     }
 
     private static ValidatableResponse publish(UUID player, String body) {
+        return publish(player, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static ValidatableResponse publish(UUID player, byte[] body) {
         return given().header("Authorization", "Bearer " + TOKENS.token()
                 .permissions(Permissions.NOTIFICATION_PLAYER_WRITE).sign()).contentType("application/json")
                 .body(body).when().post("/notification/v1/player/" + player + "/notification").then();
@@ -215,6 +220,40 @@ class UnstorableInputTest {
         KAFKA.read(Topics.deadLetter(Topics.PLAYER_NOTIFICATIONS), key, refused.size(), Duration.ofSeconds(30))
                 .forEach(letter -> reasons.put(letter.value(), letter.headers().get(Topics.DLQ_REASON_HEADER)));
         assertThat(reasons).containsExactlyEntriesOf(refused);
+    }
+
+    /**
+     * Bytes that are not well-formed UTF-8 — overlong forms ({@code C1 81} decoded as "A", {@code C0 80} as
+     * U+0000), an encoded surrogate, a value beyond U+10FFFF — are refused whole, 422 at {@code ["body"]} over HTTP
+     * and a dead letter at {@code value} from Kafka, never read as what a lenient decoder makes of them; what
+     * follows still goes through.
+     */
+    @Test
+    void documentsThatAreNotWellFormedUtf8AreRefusedOverHttpAndKafkaAndTheNextOneIsStored() {
+        UUID player = UUID.randomUUID();
+        String key = player.toString();
+        int[][] malformed = { { 0xC1, 0x81 }, { 0xC0, 0x80 }, { 0xE0, 0x81, 0x81 }, { 0xED, 0xA0, 0x80 },
+                { 0xF4, 0x90, 0x80, 0x80 } };
+        for (int[] sequence : malformed) {
+            publish(player, RawBytes.withRaw("{\"notifications\":[{\"message\":\"a@b\"}]}", "@", sequence))
+                    .statusCode(422)
+                    .body(is("{\"detail\":[" + fault("JSON decode error, invalid UTF-8", "json_invalid", "body") + "]}"));
+            KAFKA.sendRaw(Topics.PLAYER_NOTIFICATIONS, key.getBytes(StandardCharsets.UTF_8),
+                    RawBytes.withRaw("{\"player_uuid\":\"" + player + "\",\"message\":\"a@b\"}", "@", sequence));
+        }
+        publish(player, "{\"notifications\":[{\"message\":\"\u00e9\u20ac\ud83d\ude00\",\"notification_id\":\"over-http\"}]}")
+                .statusCode(202);
+        KAFKA.send(Topics.PLAYER_NOTIFICATIONS, key, "{\"player_uuid\":\"" + player + "\",\"message\":\"\u00e9\u20ac\ud83d\ude00\","
+                + "\"notification_id\":\"from-kafka\"}");
+
+        NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
+                "offset_reset_strategy=earliest&deadline=0").get()), p -> p.notifications().size() >= 2);
+        assertThat(ids(page)).containsExactlyInAnyOrder("over-http", "from-kafka");
+        assertThat(page.notifications().get(0).message()).isEqualTo("\u00e9\u20ac\ud83d\ude00");
+        List<TestKafka.Received> letters = KAFKA.read(Topics.deadLetter(Topics.PLAYER_NOTIFICATIONS), key,
+                malformed.length, Duration.ofSeconds(30));
+        assertThat(letters).hasSize(malformed.length).allSatisfy(letter -> assertThat(letter.headers()
+                .get(Topics.DLQ_REASON_HEADER)).isEqualTo("value: JSON decode error, invalid UTF-8 [json_invalid]"));
     }
 
     @Test

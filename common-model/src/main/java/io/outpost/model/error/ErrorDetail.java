@@ -72,6 +72,14 @@ public record ErrorDetail(List<Object> loc, String msg, String type) {
         return new ErrorDetail(loc, why, ErrorType.JSON_INVALID.code());
     }
 
+    /**
+     * A JSON document (a body, a Kafka value) whose bytes are not well-formed UTF-8 (RFC 3629): an overlong form, an
+     * encoded surrogate, a value beyond U+10FFFF, a sequence cut short, a stray continuation byte.
+     */
+    public static ErrorDetail invalidUtf8(List<Object> loc) {
+        return jsonInvalid(loc, "JSON decode error, invalid UTF-8");
+    }
+
     /** A list with fewer than {@code min} entries. */
     public static ErrorDetail tooShort(List<Object> loc, int min) {
         return new ErrorDetail(loc, "List should have at least " + min + " item" + (min == 1 ? "" : "s"),

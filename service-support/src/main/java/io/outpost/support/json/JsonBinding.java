@@ -56,11 +56,15 @@ public final class JsonBinding {
      * Reads {@code json} as {@code type}; faults are located under {@code base}. No bytes (or none at all) is no
      * value and no fault, as JSON {@code null} is: the caller says what is missing. Every key of the document is
      * checked as it is read, those the type ignores included: one holding U+0000 or an unpaired surrogate is a
-     * fault, and the rest of the document is still read.
+     * fault, and the rest of the document is still read. Bytes that are not well-formed UTF-8 ({@link Utf8}) are
+     * one fault, {@link ErrorDetail#invalidUtf8}, and nothing is read.
      */
     public static <T> Read<T> read(ObjectMapper mapper, byte[] json, Class<T> type, List<Object> base) {
         if (json == null || json.length == 0) {
             return new Read<>(null, List.of());
+        }
+        if (!Utf8.wellFormed(json)) {
+            return new Read<>(null, List.of(ErrorDetail.invalidUtf8(base)));
         }
         try (KeyCheckingParser parser = new KeyCheckingParser(mapper.createParser(json), base)) {
             T value = mapper.readValue(parser, type);

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.event.IsoInstantDeserializer;
+import io.outpost.testsupport.RawBytes;
 
 /** Every value of the wrong JSON type is named, not only the first, and the rest of the document is still read. */
 class JsonBindingTest {
@@ -188,5 +189,47 @@ class JsonBindingTest {
                     .containsExactly("value: JSON decode error, a key is given twice in one object [json_invalid]");
         }
         assertThat(read("{\"entries\":[{\"name\":\"a\"},{\"name\":\"b\"}]}").faults()).isEmpty();
+    }
+
+    /**
+     * RFC 3629 and Unicode's table of well-formed byte sequences: Jackson's byte parser decodes an overlong form
+     * ({@code C0 80} as U+0000, {@code C1 81} as "A") and a value beyond U+10FFFF, and refuses surrogates, stray
+     * continuation bytes and cut sequences in its own words. Every one is the same fault, wherever it stands (a
+     * value, a key, a document's end; before, across and after the 8- and 32-byte steps over ASCII).
+     */
+    @Test
+    void malformedUtf8IsOneFaultAtTheBaseWhateverItsForm() {
+        int[][] malformed = { { 0xC0, 0x80 }, { 0xC1, 0x81 }, { 0xE0, 0x80, 0x80 }, { 0xE0, 0x9F, 0xBF },
+                { 0xF0, 0x80, 0x80, 0x80 }, { 0xF0, 0x8F, 0xBF, 0xBF }, // overlong: 2, 3 and 4 bytes
+                { 0xED, 0xA0, 0x80 }, { 0xED, 0xBF, 0xBF }, // UTF-16 surrogates, encoded
+                { 0xF4, 0x90, 0x80, 0x80 }, { 0xF5, 0x80, 0x80, 0x80 }, { 0xF8, 0x88, 0x80, 0x80, 0x80 }, { 0xFF },
+                { 0x80 }, { 0xBF }, { 0xC3 }, { 0xE2, 0x82 }, { 0xF0, 0x9F, 0x98 }, { 0xC3, 0x28 }, { 0xE2, 0x28, 0xA1 } };
+        for (int[] sequence : malformed) {
+            for (int ascii = 0; ascii <= 40; ascii++) {
+                String before = "x".repeat(ascii);
+                for (String text : List.of("{\"the_title\":\"" + before + "@\"}", "{\"" + before + "@\":1}",
+                        "{\"the_title\":\"" + before + "@")) {
+                    byte[] json = RawBytes.withRaw(text, "@", sequence);
+                    JsonBinding.Read<Doc> read = JsonBinding.read(MAPPER, json, Doc.class, BASE);
+                    assertThat(read.value()).as(Arrays.toString(sequence)).isNull();
+                    assertThat(described(read.faults())).as(Arrays.toString(sequence))
+                            .containsExactly("value: JSON decode error, invalid UTF-8 [json_invalid]");
+                }
+            }
+        }
+    }
+
+    /** The first and last character of each length of UTF-8 (and those around the surrogates) read as written. */
+    @Test
+    void wellFormedUtf8OfEachLengthIsRead() {
+        for (String text : List.of("\u0080", "\u00e9", "\u07ff", "\u0800", "\u20ac", "\ud7ff", "\ue000", "\uffff",
+                "\ud800\udc00", "\ud83d\ude00", "\udbff\udfff")) {
+            for (int ascii = 0; ascii <= 40; ascii++) {
+                String title = "x".repeat(ascii) + text + "y".repeat(40 - ascii);
+                JsonBinding.Read<Doc> read = read("{\"the_title\":\"" + title + "\",\"" + text + "\":1}");
+                assertThat(read.faults()).as(title).isEmpty();
+                assertThat(read.value().title()).isEqualTo(title);
+            }
+        }
     }
 }
