@@ -12,6 +12,7 @@ import io.outpost.model.Limits;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -79,6 +80,8 @@ public final class Gateway {
     private final long headTimeoutMillis;
     private final long bodyTimeoutMillis;
     private final Map<HttpConnection, Long> headTimers = new ConcurrentHashMap<>();
+    /** Every open client connection: those in {@link #headTimers} wait for a request, the others carry one. */
+    private final Set<HttpConnection> connections = ConcurrentHashMap.newKeySet();
     private HttpServer server;
 
     /** @param upstreams path prefix → port on 127.0.0.1, matched in order */
@@ -135,10 +138,30 @@ public final class Gateway {
         return server == null ? Future.succeededFuture() : server.close();
     }
 
+    /**
+     * Completes once no answer is in flight — every open client connection waits for its next request — or after
+     * {@code max}, whichever comes first. The local stack calls it after its services have stopped, before closing
+     * the gateway, so that what they answered on their way out (held polls) reaches the clients.
+     */
+    public Future<Void> idle(Duration max) {
+        Promise<Void> idle = Promise.promise();
+        whenIdle(idle, System.nanoTime() + max.toNanos());
+        return idle.future();
+    }
+
+    private void whenIdle(Promise<Void> idle, long deadline) {
+        if (headTimers.keySet().containsAll(connections) || System.nanoTime() - deadline >= 0) {
+            idle.complete();
+        } else {
+            vertx.setTimer(20, t -> whenIdle(idle, deadline));
+        }
+    }
 
     private void opened(HttpConnection connection) {
+        connections.add(connection);
         awaitHead(connection);
         connection.closeHandler(v -> {
+            connections.remove(connection);
             Long timer = headTimers.remove(connection);
             if (timer != null) {
                 vertx.cancelTimer(timer);

@@ -10,8 +10,8 @@ import io.outpost.testsupport.BackingServices;
  * The whole Outpost stack on one machine ({@code ./run-local}): PostgreSQL and Kafka (embedded unless the
  * environment names external ones, see {@link BackingServices}), the three services, and the gateway on
  * :8080, each reported as it becomes ready; then the demo client and copy-paste curl lines. Data lives under
- * {@code .outpost-local/} and is reused by the next run. Ctrl-C stops the gateway and services, then the
- * backing services.
+ * {@code .outpost-local/} and is reused by the next run. Ctrl-C stops the services (held polls are answered,
+ * through the gateway), then the gateway, then the backing services.
  */
 public final class LocalStack {
 
@@ -83,7 +83,7 @@ public final class LocalStack {
     private synchronized void stop() {
         stopping = true;
         if (stack != null) {
-            say("stopping the gateway and the services");
+            say("stopping the services, then the gateway");
             stack.close();
             stack = null;
         }

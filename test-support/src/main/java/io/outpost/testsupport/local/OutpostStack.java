@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import io.outpost.testsupport.FreePorts;
@@ -24,6 +25,8 @@ import io.vertx.core.Vertx;
 public final class OutpostStack implements AutoCloseable {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+    /** How long the gateway may take, once the services are gone, to relay the answers they gave on their way out. */
+    private static final Duration GATEWAY_DRAIN = Duration.ofSeconds(5);
 
     /** One service and the port it listens on. */
     public record Service(String name, int port) {
@@ -199,13 +202,13 @@ public final class OutpostStack implements AutoCloseable {
                 : service.name() + "-" + service.port() + ".log");
     }
 
-    /** Closes the gateway, then stops each service (SIGTERM: held polls are answered), forcing after 30 s. */
+    /**
+     * Stops each service (SIGTERM: held polls are answered), forcing after 30 s, then closes the gateway once it has
+     * relayed those last answers (at most {@link #GATEWAY_DRAIN} after the services are gone). In this order a client
+     * of the gateway sees its held poll answered; the other way round it would see the connection close.
+     */
     @Override
     public synchronized void close() {
-        if (vertx != null) {
-            vertx.close();
-            vertx = null;
-        }
         running.values().forEach(Process::destroy);
         for (Process process : running.values()) {
             try {
@@ -218,5 +221,17 @@ public final class OutpostStack implements AutoCloseable {
             }
         }
         running.clear();
+        if (vertx != null) {
+            Vertx closing = vertx;
+            vertx = null;
+            try {
+                gateway.idle(GATEWAY_DRAIN).transform(idle -> closing.close()).toCompletionStage().toCompletableFuture()
+                        .get(GATEWAY_DRAIN.toSeconds() + 10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                progress.accept("the gateway did not close cleanly: " + e);
+            }
+        }
     }
 }

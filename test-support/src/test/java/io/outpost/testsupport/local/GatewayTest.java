@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
 
 import io.outpost.model.Limits;
 import io.outpost.testsupport.RawHttp;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -37,6 +39,10 @@ class GatewayTest {
     /** The same routes with bounds of one second on receiving a request's head and its body. */
     private static Gateway impatient;
     private static final AtomicInteger AUTH_REQUESTS = new AtomicInteger();
+    private static final AtomicInteger HELD_REQUESTS = new AtomicInteger();
+    /** When the notification stand-in last sent a held answer ({@link System#nanoTime()}). */
+    private static final AtomicLong HELD_ANSWERED = new AtomicLong();
+    private static Map<String, Integer> routes;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @BeforeAll
@@ -45,7 +51,8 @@ class GatewayTest {
         int auth = upstream("auth", 0);
         int notification = upstream("notification", 1500);
         int history = upstream("history", 0);
-        gateway = new Gateway(vertx, Gateway.outpostRoutes(auth, notification, history));
+        routes = Gateway.outpostRoutes(auth, notification, history);
+        gateway = new Gateway(vertx, routes);
         gateway.listen("127.0.0.1", 0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         impatient = new Gateway(vertx, Gateway.outpostRoutes(auth, notification, history), Duration.ofSeconds(1),
                 Duration.ofSeconds(1));
@@ -77,7 +84,11 @@ class GatewayTest {
                 if (delayMs == 0) {
                     request.response().end(text);
                 } else {
-                    vertx.setTimer(delayMs, t -> request.response().end(text));
+                    HELD_REQUESTS.incrementAndGet();
+                    vertx.setTimer(delayMs, t -> {
+                        HELD_ANSWERED.set(System.nanoTime());
+                        request.response().end(text);
+                    });
                 }
             });
         }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -317,6 +328,39 @@ class GatewayTest {
         answer = send(impatient.port(), "POST /notification/v1/x HTTP/1.1\r\nContent-Length: 2\r\nConnection: close\r\n",
                 "{}".getBytes(StandardCharsets.ISO_8859_1));
         assertThat(answer).startsWith("HTTP/1.1 200 ").endsWith("bytes=2");
+    }
+
+    /**
+     * What stopping the local stack relies on (OutpostStack.close: the services first, then the gateway): the
+     * gateway is idle only once the answers in flight are relayed, and connections waiting for a request — one
+     * silent, one with half a head — do not hold it up.
+     */
+    @Test
+    void isIdleOnlyOnceTheAnswersInFlightAreRelayed() throws Exception {
+        Gateway draining = new Gateway(vertx, routes);
+        draining.listen("127.0.0.1", 0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        try (Socket silent = new Socket("127.0.0.1", draining.port());
+                Socket halfHead = new Socket("127.0.0.1", draining.port())) {
+            halfHead.getOutputStream().write("GET /users/a HTTP/1.1\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            int held = HELD_REQUESTS.get();
+            // the notification stand-in holds its answer 1.5 s
+            var answer = HTTP.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + draining.port()
+                    + "/notification/v1/player/me/stream/notification/lp?deadline=1")).timeout(Duration.ofSeconds(20))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (HELD_REQUESTS.get() == held && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(HELD_REQUESTS.get()).as("the held request reached the service").isGreaterThan(held);
+            Future<Long> idleAt = draining.idle(Duration.ofSeconds(60)).map(v -> System.nanoTime());
+
+            assertThat(answer.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            // within seconds, not at the 60 s bound: the two connections waiting for a request do not count
+            long idle = idleAt.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertThat(idle - HELD_ANSWERED.get()).as("idle after the service answered").isPositive();
+        } finally {
+            draining.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
     }
 
     /** The bytes of a Quarkus memory size ({@code 64K}, {@code 10240K}). */
