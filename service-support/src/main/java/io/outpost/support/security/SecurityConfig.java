@@ -64,12 +64,5 @@ public interface SecurityConfig {
         /** The compacted Kafka topic auth-service publishes revocations to. */
         @WithDefault(Topics.AUTH_TOKEN_REVOCATIONS)
         String topic();
-
-        /**
-         * The longest lifetime of a token (auth-service's {@code token-lifetime}) plus clock skew: a client-wide
-         * revocation is forgotten this long after its time, when every token it covers has expired.
-         */
-        @WithDefault("PT1H5M")
-        Duration maxTokenLifetime();
     }
 }
