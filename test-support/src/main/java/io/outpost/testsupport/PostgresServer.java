@@ -74,6 +74,9 @@ public final class PostgresServer implements AutoCloseable {
                 .setPGStartupWait(Duration.ofSeconds(60))
                 .setServerConfig("max_connections", "300")
                 .setServerConfig("fsync", throwAway ? "off" : "on")
+                // a kept cluster is durable as production's: a commit returns once its WAL is flushed (the library's
+                // default is off, which lost committed batches — their Kafka offsets committed — on a crash)
+                .setServerConfig("synchronous_commit", throwAway ? "off" : "on")
                 .setServerConfig("listen_addresses", "127.0.0.1")
                 .setDataDirectory(data)
                 .setCleanDataDirectory(throwAway);
