@@ -90,8 +90,14 @@ public class BoundedPgPool implements PgPoolCreator {
         }
     }
 
-    /** The connection-level bounds, also for the connections a service opens beside the pool. */
+    /**
+     * The connection-level bounds, also for the connections a service opens beside the pool; and every session
+     * commits durably ({@code synchronous_commit=on}, sent when it starts) whatever the server's default: the ingests
+     * commit Kafka offsets once PostgreSQL said the rows committed (DESIGN §4/§6), which holds only if a commit's WAL
+     * is flushed before it says so.
+     */
     public static PgConnectOptions bound(PgConnectOptions options, StoreConfig config) {
+        options.addProperty("synchronous_commit", "on");
         options.setConnectTimeout((int) config.connectTimeout().toMillis());
         options.setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
         options.setReadIdleTimeout((int) config.readIdleTimeout().toMillis());

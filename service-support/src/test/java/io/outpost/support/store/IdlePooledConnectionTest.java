@@ -42,7 +42,7 @@ class IdlePooledConnectionTest {
         vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
-    private static StoreConfig config() {
+    static StoreConfig config() {
         return new StoreConfig() {
             public Duration queryTimeout() {
                 return Duration.ofSeconds(5);
