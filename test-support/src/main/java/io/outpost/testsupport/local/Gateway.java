@@ -362,8 +362,10 @@ public final class Gateway {
                 upstream.reset();
             }
             boolean started = relaying && response.headWritten();
-            request.handler(dropped -> { });
-            request.resume();
+            if (!request.isEnded()) { // a request read whole takes no handler: Vert.x would throw, and no answer left
+                request.handler(dropped -> { });
+                request.resume();
+            }
             if (started || response.ended() || response.closed()) {
                 request.connection().close();
                 return;

@@ -71,6 +71,10 @@ class GatewayTest {
             if (name.equals("auth")) {
                 AUTH_REQUESTS.incrementAndGet();
             }
+            if (request.uri().contains("dies")) { // the service's process gone with the request read
+                request.body().onSuccess(body -> request.connection().close());
+                return;
+            }
             if (request.uri().contains("early")) {
                 request.response().setStatusCode(403).end("early")
                         .onComplete(v -> vertx.setTimer(200, t -> request.connection().close()));
@@ -128,6 +132,15 @@ class GatewayTest {
         HttpResponse<String> held = get("/notification/v1/player/me/stream/notification/lp?deadline=1");
         assertThat(held.statusCode()).isEqualTo(200);
         assertThat(held.body()).startsWith("notification /notification/v1/player/me/stream/notification/lp");
+    }
+
+    /** A service that goes away without answering a request it read whole (killed): 502 at once, not a hang. */
+    @Test
+    void aServiceThatDiesWithoutAnsweringIsA502() throws Exception {
+        HttpResponse<String> died = get("/v1/history/dies");
+        assertThat(died.statusCode()).isEqualTo(502);
+        assertThat(died.body()).isEmpty();
+        assertThat(get("/v1/history/after").statusCode()).as("the next request").isEqualTo(200);
     }
 
     @Test
