@@ -91,17 +91,32 @@ public class BoundedPgPool implements PgPoolCreator {
     }
 
     /**
-     * The connection-level bounds, also for the connections a service opens beside the pool; and every session
-     * commits durably ({@code synchronous_commit=on}, sent when it starts) whatever the server's default: the ingests
-     * commit Kafka offsets once PostgreSQL said the rows committed (DESIGN §4/§6), which holds only if a commit's WAL
-     * is flushed before it says so.
+     * The connection-level bounds, also for the connections a service opens beside the pool. Every session asks,
+     * when it starts, for:
+     * <ul>
+     * <li>{@code synchronous_commit=on}, whatever the server's default: the ingests commit Kafka offsets once
+     * PostgreSQL said the rows committed (DESIGN §4/§6), which holds only if a commit's WAL is flushed before it
+     * says so;</li>
+     * <li>{@code lock_timeout} ({@link StoreConfig#lockTimeout()}) and {@code idle_in_transaction_session_timeout}
+     * ({@link StoreConfig#idleInTransactionTimeout()}): a session frozen inside a transaction is ended and its locks
+     * released, and no statement waits on a lock for longer than the ingest waits for it. Without them a frozen
+     * history replica that held a sandbox's writer locks stalled the other replica's ingest for as long as it was
+     * frozen, one more waiting backend per retry.</li>
+     * </ul>
      */
     public static PgConnectOptions bound(PgConnectOptions options, StoreConfig config) {
         options.addProperty("synchronous_commit", "on");
+        options.addProperty("lock_timeout", millis(config.lockTimeout()));
+        options.addProperty("idle_in_transaction_session_timeout", millis(config.idleInTransactionTimeout()));
         options.setConnectTimeout((int) config.connectTimeout().toMillis());
         options.setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
         options.setReadIdleTimeout((int) config.readIdleTimeout().toMillis());
         options.setTcpKeepAlive(true);
         return options;
+    }
+
+    /** A duration as PostgreSQL's setting in milliseconds (0 turns it off; at most what the setting holds). */
+    private static String millis(Duration duration) {
+        return Long.toString(Math.max(0, Math.min(Integer.MAX_VALUE, duration.toMillis())));
     }
 }

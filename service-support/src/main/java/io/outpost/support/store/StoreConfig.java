@@ -40,4 +40,25 @@ public interface StoreConfig {
     /** Deadline of the readiness check's {@code SELECT 1}: below the probe's timeout. */
     @WithDefault("PT2S")
     Duration healthTimeout();
+
+    /**
+     * How long a statement may wait for a lock another session holds (PostgreSQL's {@code lock_timeout}, asked for
+     * by every session when it starts); then it fails with SQLSTATE 55P03, a {@link StoreFault#TIMEOUT}: the batch is
+     * retried, the request answered 503. Below the ingest's deadline on one store call (30 s), so a writer waiting
+     * behind another's locks gives up — and frees its backend — before its call is abandoned and retried beside the
+     * backend still waiting. Zero: wait without end.
+     */
+    @WithDefault("PT10S")
+    Duration lockTimeout();
+
+    /**
+     * A session that keeps a transaction open without sending anything for this long is ended by PostgreSQL
+     * ({@code idle_in_transaction_session_timeout}): its transaction rolls back and its locks are released. A
+     * client frozen or cut off inside a transaction (a replica stopped by SIGSTOP or a long pause) would otherwise
+     * hold its locks — and stall every writer behind them — until it came back. Our transactions send their
+     * statements one after the other and last milliseconds; the one cut fails with a {@link StoreFault#CONNECTION}
+     * and is retried. Zero: no limit.
+     */
+    @WithDefault("PT5S")
+    Duration idleInTransactionTimeout();
 }

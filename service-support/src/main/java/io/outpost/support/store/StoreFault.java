@@ -75,9 +75,11 @@ public enum StoreFault {
                 || name.contains("Closed") || t.getClass().getName().startsWith("io.netty.")) {
             return CONNECTION; // refused, reset, closed channel
         }
-        if (t instanceof io.vertx.core.VertxException
+        if ((t instanceof io.vertx.core.VertxException || name.equals("NoStackTraceThrowable"))
                 && String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("connection")) {
-            return CONNECTION; // "Connection is closed", "Connection reset", "Failed to connect"
+            // "Connection is closed", "Connection reset", "Failed to connect"; a statement sent on a connection the
+            // server ended (an idle-in-transaction timeout): "Connection is not active now, current status: CLOSED"
+            return CONNECTION;
         }
         return null;
     }
@@ -93,7 +95,7 @@ public enum StoreFault {
                 return DEADLOCK;
             case "53300":
                 return TOO_MANY_CONNECTIONS;
-            case "57014": // query canceled (statement_timeout)
+            case "57014": // query canceled (statement_timeout, a cancel request)
             case "55P03": // lock not available (lock_timeout)
                 return TIMEOUT;
             case "57P01": // admin shutdown

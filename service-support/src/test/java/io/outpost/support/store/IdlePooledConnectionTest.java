@@ -43,27 +43,7 @@ class IdlePooledConnectionTest {
     }
 
     static StoreConfig config() {
-        return new StoreConfig() {
-            public Duration queryTimeout() {
-                return Duration.ofSeconds(5);
-            }
-
-            public Duration connectTimeout() {
-                return Duration.ofSeconds(3);
-            }
-
-            public int maxWaitQueue() {
-                return 1024;
-            }
-
-            public Duration readIdleTimeout() {
-                return READ_IDLE;
-            }
-
-            public Duration healthTimeout() {
-                return Duration.ofSeconds(2);
-            }
-        };
+        return TestStoreConfig.defaults().readIdle(READ_IDLE);
     }
 
     /** Starts {@code CONNECTIONS} queries at once, each sleeping {@code seconds} in PostgreSQL: their backends' pids. */

@@ -39,9 +39,14 @@ class StoreFaultTest {
         assertThat(StoreFault.of(pg("53300"))).isEqualTo(StoreFault.TOO_MANY_CONNECTIONS);
         assertThat(StoreFault.of(pg("08006"))).isEqualTo(StoreFault.CONNECTION);
         assertThat(StoreFault.of(pg("57P01"))).isEqualTo(StoreFault.CONNECTION);
-        assertThat(StoreFault.of(pg("57014"))).isEqualTo(StoreFault.TIMEOUT);
+        assertThat(StoreFault.of(pg("57014"))).isEqualTo(StoreFault.TIMEOUT); // cancelled (statement, request)
+        assertThat(StoreFault.of(pg("55P03"))).isEqualTo(StoreFault.TIMEOUT); // lock_timeout
+        assertThat(StoreFault.of(pg("25P03"))).isEqualTo(StoreFault.CONNECTION); // idle-in-transaction timeout
         assertThat(StoreFault.of(new ConnectException("Connection refused"))).isEqualTo(StoreFault.CONNECTION);
         assertThat(StoreFault.of(ClosedConnectionException.INSTANCE)).isEqualTo(StoreFault.CONNECTION);
+        // a statement on a connection PostgreSQL ended (its transaction idle past the timeout), as Vert.x says it
+        assertThat(StoreFault.of(new CompletionException(new NoStackTraceThrowable(
+                "Connection is not active now, current status: CLOSED")))).isEqualTo(StoreFault.CONNECTION);
         assertThat(StoreFault.of(new ConnectionPoolTooBusyException("queue full"))).isEqualTo(StoreFault.TIMEOUT);
         // Vert.x's pool timeout, as it reaches the ingest: wrapped, without a stack trace, its type saying nothing
         assertThat(StoreFault.of(new CompletionException(new NoStackTraceThrowable("Timeout"))))

@@ -1,0 +1,112 @@
+package io.outpost.support.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.outpost.testsupport.BackingServices;
+import io.outpost.testsupport.PostgresConnection;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Transaction;
+import io.vertx.sqlclient.Tuple;
+
+/**
+ * A writer holding locks inside a transaction and then going silent (its process frozen by SIGSTOP, a long pause)
+ * must not stall the writers waiting for those locks for as long as it is silent: real PostgreSQL, a
+ * transaction-scoped advisory lock (as history-service's writers take them).
+ */
+class StalledTransactionTest {
+
+    private final Vertx vertx = Vertx.vertx();
+    /** The lock of this test: an advisory key no other test takes. */
+    private final int key = ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
+
+    @AfterEach
+    void close() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    private static PgConnectOptions plain() {
+        PostgresConnection pg = BackingServices.shared().postgres();
+        return new PgConnectOptions().setHost(pg.host()).setPort(pg.port()).setDatabase(pg.database())
+                .setUser(pg.username()).setPassword(pg.password());
+    }
+
+    /** A pool of one connection, bounded as a service's are ({@code config} null: PostgreSQL's defaults, no bound). */
+    private Pool pool(StoreConfig config) {
+        return PgBuilder.pool().with(new PoolOptions().setMaxSize(1))
+                .connectingTo(config == null ? plain() : BoundedPgPool.bound(plain(), config)).using(vertx).build();
+    }
+
+    private static <T> T get(Future<T> future) throws Exception {
+        return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    /** A transaction of {@code pool} that holds the lock and then sends nothing, as a frozen client. */
+    private Transaction holdLock(Pool pool) throws Exception {
+        SqlConnection connection = get(pool.getConnection());
+        Transaction transaction = get(connection.begin());
+        get(connection.preparedQuery("SELECT pg_advisory_xact_lock($1)").execute(Tuple.of((long) key)));
+        return transaction;
+    }
+
+    /** Backends waiting for the lock. */
+    private long waiting(Pool monitor) throws Exception {
+        return get(monitor.preparedQuery("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+                + "AND classid = 0 AND objid::bigint = $1 AND objsubid = 1").execute(Tuple.of((long) key)))
+                .iterator().next().getLong(0);
+    }
+
+    @Test
+    void aTransactionLeftIdleIsEndedAndTheWriterWaitingForItsLockGoesOn() throws Exception {
+        // the waiter would wait 30 s: only the end of the idle holder lets it on
+        StoreConfig config = TestStoreConfig.defaults().idleInTransaction(Duration.ofSeconds(1))
+                .lockWait(Duration.ofSeconds(30));
+        Transaction held = holdLock(pool(config));
+        long start = System.nanoTime();
+        get(pool(config).withTransaction(connection -> connection.preparedQuery("SELECT pg_advisory_xact_lock($1)")
+                .execute(Tuple.of((long) key))));
+        Duration waited = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(waited).as("the waiter had the lock once the holder was idle for 1 s").isLessThan(Duration.ofSeconds(5));
+
+        // the holder, back: its session is gone, and what it finds is a lost connection (retried, never DATA)
+        assertThatThrownBy(() -> get(held.commit())).satisfies(failure -> assertThat(StoreFault.of(failure))
+                .as("%s", failure).isEqualTo(StoreFault.CONNECTION));
+    }
+
+    @Test
+    void aWriterWaitingLongerThanTheLockTimeoutGivesUpWithAFailureThatHeals() throws Exception {
+        Pool holder = pool(null); // busy for longer than any bound: not idle, say
+        Pool monitor = pool(null);
+        Transaction held = holdLock(holder);
+        try {
+            StoreConfig config = TestStoreConfig.defaults().lockWait(Duration.ofSeconds(1));
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> get(pool(config).withTransaction(connection -> connection
+                    .preparedQuery("SELECT pg_advisory_xact_lock($1)").execute(Tuple.of((long) key)))))
+                    .satisfies(failure -> {
+                        assertThat(failure).hasCauseInstanceOf(PgException.class);
+                        assertThat(((PgException) failure.getCause()).getSqlState()).isEqualTo("55P03");
+                        assertThat(StoreFault.of(failure)).isEqualTo(StoreFault.TIMEOUT);
+                        assertThat(StoreFault.of(failure).healable()).isTrue();
+                    });
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+            assertThat(waiting(monitor)).as("backends still waiting for the lock").isZero();
+        } finally {
+            get(held.rollback());
+        }
+    }
+}
