@@ -1,6 +1,7 @@
 package io.outpost.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
@@ -111,6 +112,31 @@ class LateCommitTest {
         assertThat(descending).as("descending reader, first page taken while 'early' was open")
                 .containsExactlyElementsOf(all.subList(all.size() - descending.size(), all.size()));
         assertThat(lateWaited).as("the second writer of the sandbox waited for the first").isTrue();
+    }
+
+    /** Backends waiting for an advisory lock (a writer of the store behind another's locks). */
+    private long waitingWriters() {
+        return pool.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted").execute()
+                .await().atMost(Duration.ofSeconds(10)).iterator().next().getLong(0);
+    }
+
+    /**
+     * The ingest gives up on a store call at its deadline and retries it (messaging-support's store timeout): the
+     * append it gave up on is cancelled in PostgreSQL, not left waiting for the sandbox's locks beside the retry —
+     * before, each retry behind a stalled writer added a waiting backend, holding a pooled connection each.
+     */
+    @Test
+    void anAppendItsCallerGaveUpOnLeavesNoWriterWaiting() {
+        UUID sandbox = UUID.randomUUID();
+        Held early = holdOpen(List.of(event(sandbox, "early")));
+        Uni<Integer> late = store.append(List.of(event(sandbox, "late"))).ifNoItem().after(Duration.ofMillis(500)).fail();
+        assertThatThrownBy(() -> late.await().atMost(Duration.ofSeconds(10)))
+                .isInstanceOf(io.smallrye.mutiny.TimeoutException.class);
+        await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(50))
+                .untilAsserted(() -> assertThat(waitingWriters()).as("writers still waiting").isZero());
+
+        assertThat(early.commit()).isEqualTo(1);
+        assertThat(names(read(sandbox, true, null))).as("the abandoned append stored nothing").containsExactly("v-early");
     }
 
     @Test

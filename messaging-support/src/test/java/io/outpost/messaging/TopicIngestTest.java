@@ -92,6 +92,11 @@ class TopicIngestTest {
     }
 
     private TopicIngest<NotificationEvent> ingest(String topic, String group) {
+        return ingest(topic, group, batch -> store(topic, batch), Duration.ofSeconds(30));
+    }
+
+    private TopicIngest<NotificationEvent> ingest(String topic, String group, BatchStore<NotificationEvent> store,
+            Duration storeTimeout) {
         TopicIngest<NotificationEvent> ingest = TopicIngest.builder(topic, NotificationEvent.class)
                 .bootstrapServers(BackingServices.shared().kafkaBootstrapServers())
                 .groupId(group)
@@ -102,7 +107,8 @@ class TopicIngestTest {
                     RecordKeys.requireCanonical(faults, key, event.playerUuid());
                     return faults;
                 })
-                .store(batch -> store(topic, batch))
+                .store(store)
+                .storeTimeout(storeTimeout)
                 .build().start();
         started.add(ingest);
         return ingest;
@@ -210,6 +216,28 @@ class TopicIngestTest {
         assertThat(stored(topic)).containsExactly("m0", "m1", "m2", "m3", "m4");
         assertThat(ingest.deadLetteredCount()).isZero();
         assertThat(count("outpost.ingest.batches.retried", topic, "serialization")).isGreaterThanOrEqualTo(3);
+    }
+
+    /**
+     * A store call past its deadline is abandoned — its Uni cancelled, so that the store can cancel what it started
+     * in the database (history-service's appends cancel their statement: no backend is left waiting on locks beside
+     * the retry) — and the batch retried as a timeout.
+     */
+    @Test
+    void aStoreCallPastItsDeadlineIsCancelledAndItsBatchRetried() {
+        String topic = topic();
+        AtomicInteger hangsLeft = new AtomicInteger(1);
+        AtomicInteger cancelled = new AtomicInteger();
+        TopicIngest<NotificationEvent> ingest = ingest(topic, "g-" + topic, batch -> hangsLeft.getAndDecrement() > 0
+                ? Uni.createFrom().<Void>nothing().onCancellation().invoke(cancelled::incrementAndGet)
+                : store(topic, batch), Duration.ofSeconds(1));
+        for (int i = 0; i < 5; i++) {
+            kafka.send(topic, PLAYER, event("m" + i));
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> stored(topic).size() == 5 && ingest.lastFailure() == null);
+        assertThat(stored(topic)).containsExactly("m0", "m1", "m2", "m3", "m4");
+        assertThat(cancelled).as("store calls abandoned at their deadline, cancelled").hasValue(1);
+        assertThat(count("outpost.ingest.batches.retried", topic, "timeout")).isEqualTo(1);
     }
 
     @Test

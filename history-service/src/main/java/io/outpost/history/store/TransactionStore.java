@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.model.event.ConfigTransactionEvent;
 import io.outpost.support.store.StoreFault;
+import io.outpost.support.store.Transactions;
 import io.smallrye.mutiny.CompositeException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -91,12 +92,16 @@ public class TransactionStore {
         this.mapper = mapper;
     }
 
-    /** Appends the events not stored yet, in their order, in one database transaction; returns how many. */
+    /**
+     * Appends the events not stored yet, in their order, in one database transaction; returns how many. A caller
+     * that stops waiting (the ingest's deadline on a store call cancels the Uni) cancels the statement running in
+     * PostgreSQL, so no backend is left waiting on a sandbox's locks behind the retry ({@link Transactions}).
+     */
     public Uni<Integer> append(List<ConfigTransactionEvent> events) {
         if (events.isEmpty()) {
             return Uni.createFrom().item(0);
         }
-        return pool.withTransaction(connection -> append(connection, events));
+        return Transactions.withTransaction(pool, connection -> append(connection, events));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.outpost.support.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import io.outpost.testsupport.BackingServices;
 import io.outpost.testsupport.PostgresConnection;
+import io.smallrye.mutiny.TimeoutException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
@@ -25,8 +27,9 @@ import io.vertx.sqlclient.Tuple;
 
 /**
  * A writer holding locks inside a transaction and then going silent (its process frozen by SIGSTOP, a long pause)
- * must not stall the writers waiting for those locks for as long as it is silent: real PostgreSQL, a
- * transaction-scoped advisory lock (as history-service's writers take them).
+ * must not stall the writers waiting for those locks for as long as it is silent, and a writer whose caller gave
+ * up waiting must not stay behind in PostgreSQL, waiting on: real PostgreSQL, a transaction-scoped advisory lock
+ * (as history-service's writers take them).
  */
 class StalledTransactionTest {
 
@@ -105,6 +108,29 @@ class StalledTransactionTest {
                     });
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
             assertThat(waiting(monitor)).as("backends still waiting for the lock").isZero();
+        } finally {
+            get(held.rollback());
+        }
+    }
+
+    @Test
+    void aTransactionItsCallerStoppedWaitingForLeavesNoBackendWaiting() throws Exception {
+        Pool holder = pool(null);
+        Pool monitor = pool(null);
+        Transaction held = holdLock(holder);
+        try {
+            // a lock wait of a minute: only the cancel can end it within the test's bound
+            io.vertx.mutiny.sqlclient.Pool ours = io.vertx.mutiny.sqlclient.Pool.newInstance(
+                    pool(TestStoreConfig.defaults().lockWait(Duration.ofSeconds(60))));
+            assertThatThrownBy(() -> Transactions.withTransaction(ours, connection -> connection
+                    .preparedQuery("SELECT pg_advisory_xact_lock($1)").execute(io.vertx.mutiny.sqlclient.Tuple.of((long) key)))
+                    .ifNoItem().after(Duration.ofMillis(500)).fail().await().atMost(Duration.ofSeconds(10)))
+                    .isInstanceOf(TimeoutException.class);
+            await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(50))
+                    .untilAsserted(() -> assertThat(waiting(monitor)).as("backends still waiting for the lock").isZero());
+            // its one connection is back in the pool, out of the transaction
+            assertThat(ours.query("SELECT 1").execute().await().atMost(Duration.ofSeconds(2)).iterator().next()
+                    .getInteger(0)).isEqualTo(1);
         } finally {
             get(held.rollback());
         }
