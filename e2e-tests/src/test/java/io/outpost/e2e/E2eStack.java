@@ -3,12 +3,21 @@ package io.outpost.e2e;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.stream.Stream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.utils.Utils;
+import org.awaitility.Awaitility;
 
 import io.outpost.model.Permissions;
 import io.outpost.testsupport.FreePorts;
@@ -101,6 +110,32 @@ final class E2eStack {
     /** The client id of the game client bound to {@code PLAYERS.get(i)}. */
     static String playerClient(int i) {
         return "e2e-player-" + i;
+    }
+
+    /**
+     * Waits (up to a minute) until the consumer group has {@code members} members, each owning partitions of
+     * {@code topic}; answers which member (consumer id) owns each of its partitions.
+     */
+    static Map<Integer, String> partitionOwners(String group, String topic, int members) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                BackingServices.shared().kafkaBootstrapServers()))) {
+            Map<Integer, String> ownerOf = new HashMap<>();
+            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                var described = admin.describeConsumerGroups(List.of(group)).all().get().get(group).members();
+                ownerOf.clear();
+                described.forEach(m -> m.assignment().topicPartitions().stream()
+                        .filter(tp -> tp.topic().equals(topic))
+                        .forEach(tp -> ownerOf.put(tp.partition(), m.consumerId())));
+                return described.size() == members && described.stream().allMatch(m -> m.assignment()
+                        .topicPartitions().stream().anyMatch(tp -> tp.topic().equals(topic)));
+            });
+            return Map.copyOf(ownerOf);
+        }
+    }
+
+    /** The partition of a record keyed {@code key}, as the producers' default partitioner chooses it. */
+    static int partitionOf(String key, int partitions) {
+        return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
     }
 
 }

@@ -96,14 +96,19 @@ final class Feed implements AutoCloseable {
         try {
             sends.add(kafka.sendAsync(Topics.PLAYER_NOTIFICATIONS, player.toString(), JSON.writeValueAsString(
                     new NotificationEvent(player.toString(), message, null, null, null, null, null))));
-            sends.add(kafka.sendAsync(Topics.SANDBOX_CONFIG_TRANSACTIONS, sandbox.toString(), JSON.writeValueAsString(
-                    new ConfigTransactionEvent(transaction, sandbox.toString(), ConfigTransactionEvent.ROLE,
-                            role.toString(), (long) n, "e2e-feed", Instant.now(), n == 0 ? "create" : "update",
-                            "v" + n, null, JSON.createObjectNode().put("name", "role " + n)))));
+            sends.add(kafka.sendAsync(Topics.SANDBOX_CONFIG_TRANSACTIONS, sandbox.toString(),
+                    roleTransaction(transaction, sandbox, role, n)));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
         messages.add(message);
         transactions.add(transaction);
+    }
+
+    /** The value of the {@code n}-th transaction (from 0) of {@code role} in {@code sandbox}, as a producer sends it. */
+    static String roleTransaction(String transactionId, UUID sandbox, UUID role, int n) throws JsonProcessingException {
+        return JSON.writeValueAsString(new ConfigTransactionEvent(transactionId, sandbox.toString(),
+                ConfigTransactionEvent.ROLE, role.toString(), (long) n, "e2e-feed", Instant.now(),
+                n == 0 ? "create" : "update", "v" + n, null, JSON.createObjectNode().put("name", "role " + n)));
     }
 }

@@ -63,27 +63,10 @@ class TwoReplicasTest {
      * Waits until both replicas are members of the consumer group with partitions of their own; answers how many
      * of them own the partitions of {@code players} (1 when all the players' keys fall on one replica's partitions).
      */
-    private static int ownersOf(List<UUID> players) throws Exception {
-        String group = "outpost-notification";
-        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
-                org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                io.outpost.testsupport.BackingServices.shared().kafkaBootstrapServers()))) {
-            Map<Integer, String> ownerOf = new java.util.HashMap<>();
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> {
-                        var members = admin.describeConsumerGroups(List.of(group)).all().get().get(group).members();
-                        ownerOf.clear();
-                        members.forEach(m -> m.assignment().topicPartitions().stream()
-                                .filter(tp -> tp.topic().equals(Topics.PLAYER_NOTIFICATIONS))
-                                .forEach(tp -> ownerOf.put(tp.partition(), m.consumerId())));
-                        return members.size() == 2 && members.stream().allMatch(m -> m.assignment().topicPartitions()
-                                .stream().anyMatch(tp -> tp.topic().equals(Topics.PLAYER_NOTIFICATIONS)));
-                    });
-            int partitions = ownerOf.size();
-            return (int) players.stream().map(p -> ownerOf.get(org.apache.kafka.common.utils.Utils.toPositive(
-                    org.apache.kafka.common.utils.Utils.murmur2(p.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)))
-                    % partitions)).distinct().count();
-        }
+    private static int ownersOf(List<UUID> players) {
+        Map<Integer, String> ownerOf = E2eStack.partitionOwners("outpost-notification", Topics.PLAYER_NOTIFICATIONS, 2);
+        return (int) players.stream().map(p -> ownerOf.get(E2eStack.partitionOf(p.toString(), ownerOf.size())))
+                .distinct().count();
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.function.Consumer;
 import io.outpost.testsupport.FreePorts;
 import io.outpost.testsupport.BackingServices;
 import io.outpost.testsupport.PostgresConnection;
+import io.outpost.testsupport.ProcessFreeze;
 import io.vertx.core.Vertx;
 
 /**
@@ -93,7 +94,7 @@ public final class OutpostStack implements AutoCloseable {
         PostgresConnection pg = backing.postgres();
         for (Service service : services) {
             progress.accept("starting " + service.name() + " (log: " + log(service) + ")");
-            running.put(service, launch(service, pg));
+            running.put(service, launch(service, pg, Map.of()));
         }
         for (Service service : services) {
             awaitReady(service);
@@ -131,11 +132,28 @@ public final class OutpostStack implements AutoCloseable {
      * gateway keeps routing to the first instance; the replica is stopped with the stack, or by {@link #kill}.
      */
     public synchronized Service replica(String name) throws IOException, InterruptedException {
+        return replica(name, Map.of());
+    }
+
+    /** {@link #replica(String)} with environment variables of its own besides the service's. */
+    public synchronized Service replica(String name, Map<String, String> env) throws IOException, InterruptedException {
         Service replica = new Service(service(name).name(), FreePorts.pick());
         progress.accept("starting a replica of " + name + " on " + replica.url());
-        running.put(replica, launch(replica, backing.postgres()));
+        running.put(replica, launch(replica, backing.postgres(), env));
         awaitReady(replica);
         return replica;
+    }
+
+    /**
+     * Freezes one running instance with SIGSTOP until the answer is closed (SIGCONT), as a stalled process or a
+     * long pause would: its connections stay open and it sends nothing — not its commit, not its heartbeat.
+     */
+    public synchronized ProcessFreeze freeze(Service service) {
+        Process process = running.get(service);
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException(service + " is not running");
+        }
+        return ProcessFreeze.process(process.pid());
     }
 
     /** Stops one replica with SIGTERM (its held polls are answered) and waits until it is gone. */
@@ -161,7 +179,7 @@ public final class OutpostStack implements AutoCloseable {
             return;
         }
         progress.accept("restarting " + name);
-        running.put(service, launch(service, backing.postgres()));
+        running.put(service, launch(service, backing.postgres(), Map.of()));
         awaitReady(service);
     }
 
@@ -170,7 +188,7 @@ public final class OutpostStack implements AutoCloseable {
         progress.accept(service.name() + " ready on " + service.url());
     }
 
-    private Process launch(Service service, PostgresConnection pg) throws IOException {
+    private Process launch(Service service, PostgresConnection pg, Map<String, String> own) throws IOException {
         Path app = root.resolve(service.name()).resolve("target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(app)) {
             throw new IOException(app + " is missing: build first (./mvnw package -DskipTests)");
@@ -194,6 +212,7 @@ public final class OutpostStack implements AutoCloseable {
         }
         env.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
         env.putAll(extraEnv.getOrDefault(service.name(), Map.of()));
+        env.putAll(own);
         return builder.start();
     }
 
