@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -105,11 +106,17 @@ class HistoryReplicaFreezeTest {
 
             AtomicLong mostWaiting = new AtomicLong();
             long total = published.count();
-            await("everything stored by the other replica").atMost(STORED_WITHIN.minusNanos(System.nanoTime() - frozenAt))
-                    .pollInterval(Duration.ofMillis(500)).until(() -> {
-                        mostWaiting.accumulateAndGet(waitingWriters(db), Math::max);
-                        return stored(db, published) >= total;
-                    });
+            try {
+                await().atMost(STORED_WITHIN.minusNanos(System.nanoTime() - frozenAt)).pollInterval(Duration.ofMillis(500))
+                        .until(() -> {
+                            mostWaiting.accumulateAndGet(waitingWriters(db), Math::max);
+                            return stored(db, published) >= total;
+                        });
+            } catch (ConditionTimeoutException stalled) {
+                throw new AssertionError(String.format("%d of %d stored %s after the freeze; %d writer(s) waiting for "
+                        + "a lock now, at most %d at once", stored(db, published), total, STORED_WITHIN,
+                        waitingWriters(db), mostWaiting.get()), stalled);
+            }
             log(frozenAt, "all " + total + " stored by the other replica; at most " + mostWaiting.get()
                     + " writer(s) waited for a lock at once");
             assertThat(stack.isRunning(SERVICE)).isTrue();
