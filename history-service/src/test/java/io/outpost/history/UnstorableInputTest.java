@@ -30,6 +30,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.outpost.model.Permissions;
 import io.outpost.model.Topics;
+import io.outpost.testsupport.RawHttp;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 
@@ -137,5 +138,21 @@ class UnstorableInputTest {
             assertThat(answer).startsWith("HTTP/1.1 422 ").endsWith("\r\n\r\n{\"detail\":[{\"loc\":[\"query\"],"
                     + "\"msg\":\"Invalid query string: Malformed escape pair\",\"type\":\"json_invalid\"}]}");
         }
+    }
+
+    /**
+     * An escape that is well-formed but not UTF-8 — {@code %FF}, an overlong form, an encoded surrogate, a sequence
+     * cut short — is refused like a malformed escape pair, 422 at {@code ["query"]}, never read with U+FFFD in its
+     * place; in a parameter the listing does not read too, and before the token is looked at, as {@code %zz} is.
+     */
+    @ParameterizedTest
+    @CsvSource({ "name=%FF", "name=a%C0%80", "cursor=%ED%A0%80", "name=%E2%82", "role_ids=%E2%82", "other=%FF" })
+    void anEscapeThatIsNotUtf8Is422AtQuery(String query) {
+        String refused = "\r\n\r\n{\"detail\":[{\"loc\":[\"query\"],\"msg\":\"Invalid query string: not UTF-8\","
+                + "\"type\":\"json_invalid\"}]}";
+        String target = path(UUID.randomUUID(), ROLE) + "?" + query;
+        assertThat(RawHttp.get(RestAssured.port, target, "Authorization: Bearer "
+                + token(Permissions.SANDBOX_CONFIG_VIEW) + "\r\n")).startsWith("HTTP/1.1 422 ").endsWith(refused);
+        assertThat(RawHttp.get(RestAssured.port, target, "")).startsWith("HTTP/1.1 422 ").endsWith(refused);
     }
 }

@@ -32,6 +32,7 @@ import io.outpost.model.Topics;
 import io.outpost.model.api.NotificationPage;
 import io.outpost.notification.store.NotificationStore;
 import io.outpost.testsupport.RawBytes;
+import io.outpost.testsupport.RawHttp;
 import io.outpost.testsupport.TestKafka;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -272,6 +273,27 @@ class UnstorableInputTest {
                 assertThat(answer).startsWith("HTTP/1.1 422 ").endsWith("\r\n\r\n{\"detail\":["
                         + fault("Invalid query string: Malformed escape pair", "json_invalid", "query") + "]}");
             }
+        }
+    }
+
+    /**
+     * An escape that is well-formed but not UTF-8 is refused like a malformed escape pair: 422 at {@code ["query"]},
+     * with a token or without one, never read with U+FFFD in its place; one that is UTF-8 is read.
+     */
+    @Test
+    void longPollRefusesAQueryEscapeThatIsNotUtf8AndReadsOneThatIs() {
+        UUID player = UUID.randomUUID();
+        String refused = "\r\n\r\n{\"detail\":[" + fault("Invalid query string: not UTF-8", "json_invalid", "query") + "]}";
+        for (String query : List.of("exclude_before=%FF", "exclude_before=a%C0%80", "exclude_before=%ED%A0%80",
+                "exclude_before=%E2%82", "offset_reset_strategy=%FE")) {
+            String target = Fixture.LP + "?deadline=0&" + query;
+            assertThat(RawHttp.get(RestAssured.port, target, "Authorization: Bearer " + reader(player) + "\r\n"))
+                    .as(query).startsWith("HTTP/1.1 422 ").endsWith(refused);
+            assertThat(RawHttp.get(RestAssured.port, target, "")).as(query).startsWith("HTTP/1.1 422 ").endsWith(refused);
+        }
+        for (String query : List.of("exclude_before=%C3%A9", "exclude_before=%F0%9F%98%80+x")) {
+            given().urlEncodingEnabled(false).header("Authorization", "Bearer " + reader(player))
+                    .when().get(Fixture.LP + "?deadline=0&" + query).then().statusCode(200);
         }
     }
 }

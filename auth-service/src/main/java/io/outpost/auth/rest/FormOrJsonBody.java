@@ -1,8 +1,5 @@
 package io.outpost.auth.rest;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,13 +12,14 @@ import com.fasterxml.jackson.databind.node.TextNode;
 
 import io.outpost.model.error.Constraints;
 import io.outpost.model.error.ErrorDetail;
+import io.outpost.support.http.PercentDecoding;
 import io.outpost.support.json.JsonBinding;
 import io.outpost.support.json.JsonFaults;
 
 /**
  * Reads the request bodies of auth-service. The OAuth endpoints (token, revocation, introspection) read one field:
  * JSON is the contract; {@code application/x-www-form-urlencoded} is read too, as standard OAuth2 libraries send it
- * (RFC 6749, 7009, 7662): a form that is not percent-encoded UTF-8 ({@link #decode}) is unreadable, 422
+ * (RFC 6749, 7009, 7662): a form that is not percent-encoded UTF-8 ({@link PercentDecoding}) is unreadable, 422
  * {@code json_invalid} at {@code ["body"]}, and a field given twice is refused (RFC 6749 §3.2). The admin API reads JSON
  * only. A missing Content-Type is read as JSON; any other type — a malformed one included
  * ({@link EdgeHeaders} hands it on) — is refused like unreadable JSON, 422 {@code json_invalid} at {@code ["body"]}.
@@ -148,8 +146,8 @@ final class FormOrJsonBody {
                 continue; // "a=1&&b=2", a trailing "&": no field
             }
             int eq = indexOf(body, (byte) '=', start, end);
-            String name = decode(body, start, eq);
-            String value = eq == end ? "" : decode(body, eq + 1, end);
+            String name = PercentDecoding.decode(body, start, eq);
+            String value = eq == end ? "" : PercentDecoding.decode(body, eq + 1, end);
             if (name == null || value == null) {
                 return null;
             }
@@ -165,38 +163,5 @@ final class FormOrJsonBody {
             i++;
         }
         return i;
-    }
-
-    /**
-     * Form-url-decodes {@code bytes[from, to)} ({@code %XX}, {@code +} for a space) as UTF-8 (RFC 6749 Appendix B),
-     * or null when they are not: a {@code %} without two hex digits, or bytes — escaped or not — that are not
-     * well-formed UTF-8 (an overlong form, a surrogate, a sequence cut short). Never U+FFFD in their place, which
-     * would make {@code a%FF} and {@code a%FE} one value, nor the text kept as it came.
-     */
-    static String decode(byte[] bytes, int from, int to) {
-        byte[] decoded = new byte[to - from];
-        int length = 0;
-        for (int i = from; i < to; i++) {
-            byte b = bytes[i];
-            if (b == '%') {
-                int high = i + 2 < to ? Character.digit(bytes[i + 1], 16) : -1;
-                int low = high < 0 ? -1 : Character.digit(bytes[i + 2], 16);
-                if (low < 0) {
-                    return null;
-                }
-                b = (byte) (high << 4 | low);
-                i += 2;
-            } else if (b == '+') {
-                b = ' ';
-            }
-            decoded[length++] = b;
-        }
-        try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(decoded, 0, length))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            return null;
-        }
     }
 }

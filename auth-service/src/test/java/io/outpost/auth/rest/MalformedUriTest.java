@@ -11,6 +11,9 @@ import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 
+import io.outpost.auth.TestClients;
+import io.outpost.testsupport.RawHttp;
+import io.quarkus.arc.Arc;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 
@@ -44,5 +47,32 @@ class MalformedUriTest {
                 "/users/v1/publickeys/%zz" }) {
             assertThat(raw("POST " + path, GRANT)).as(path).startsWith("HTTP/1.1 422 ").endsWith(refused);
         }
+    }
+
+    /**
+     * An escape that is well-formed but not UTF-8 is refused as a malformed escape pair is: 422 at {@code ["query"]},
+     * never read with U+FFFD in its place — on the token endpoint and the key set, and on the admin API, whose
+     * {@code after} is a client id ({@code %FF} and {@code %FE} would have been one id).
+     */
+    @Test
+    void anEscapeThatIsNotUtf8Is422AtQueryOnThePublicAndTheAdminPort() throws IOException {
+        String refused = "\r\n\r\n{\"detail\":[{\"loc\":[\"query\"],\"msg\":\"Invalid query string: not UTF-8\","
+                + "\"type\":\"json_invalid\"}]}";
+        for (String query : new String[] { "x=%FF", "x=%C0%80", "x=%ED%A0%80", "x=%E2%82" }) {
+            assertThat(raw("POST " + TOKEN_PATH + "?" + query, GRANT)).as(query).startsWith("HTTP/1.1 422 ")
+                    .endsWith(refused);
+            assertThat(raw("GET /users/v1/publickeys?" + query, "")).as(query).startsWith("HTTP/1.1 422 ")
+                    .endsWith(refused);
+        }
+        int admin = Arc.container().instance(AdminListener.class).get().port();
+        String bearer = "Authorization: Bearer " + TestClients.token(TestClients.ADMIN, TestClients.ADMIN_SECRET)
+                + "\r\n";
+        for (String query : new String[] { "after=%FF", "after=a%C0%80", "after=%ED%A0%80", "limit=1%E2%82" }) {
+            assertThat(RawHttp.get(admin, "/users/v1/admin/clients?" + query, bearer)).as(query)
+                    .startsWith("HTTP/1.1 422 ").endsWith(refused);
+        }
+        assertThat(RawHttp.get(admin, "/users/v1/admin/clients?limit=1&after=%C3%A9", bearer))
+                .startsWith("HTTP/1.1 200 ");
+        assertThat(raw("GET /users/v1/publickeys?x=%C3%A9%F0%9F%98%80", "")).startsWith("HTTP/1.1 200 ");
     }
 }

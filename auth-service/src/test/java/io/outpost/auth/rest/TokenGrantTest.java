@@ -99,7 +99,7 @@ class TokenGrantTest {
         String generated = hasher.newSecret();
         assertThat(java.net.URLEncoder.encode(generated, StandardCharsets.UTF_8)).isEqualTo(generated);
         byte[] bytes = generated.getBytes(StandardCharsets.UTF_8);
-        assertThat(io.outpost.auth.rest.FormOrJsonBody.decode(bytes, 0, bytes.length)).isEqualTo(generated);
+        assertThat(io.outpost.support.http.PercentDecoding.decode(bytes, 0, bytes.length)).isEqualTo(generated);
     }
 
     @Test

@@ -1,8 +1,8 @@
 package io.outpost.support.http;
 
-import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -10,7 +10,6 @@ import java.util.UUID;
 import io.outpost.model.error.Constraints;
 import io.outpost.model.error.ErrorDetail;
 import io.vertx.core.MultiMap;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
@@ -37,25 +36,81 @@ public final class InputParser {
         this(Map.of(), MultiMap.caseInsensitiveMultiMap());
     }
 
+    /**
+     * The request's query and headers. A query that does not decode ({@link #query(String)}) is one fault,
+     * {@link #queryNotUtf8()}, and no parameter is read from it; {@link RequestUriCheck} refuses such a request
+     * before any endpoint runs, so this holds for any other way a request arrives.
+     */
     public InputParser(HttpServerRequest request) {
-        this(query(request), request.headers());
+        this(request.uri(), request.headers());
+    }
+
+    InputParser(String uri, MultiMap headers) {
+        Map<String, List<String>> parameters = query(uri);
+        if (parameters == null) {
+            errors.add(queryNotUtf8());
+            parameters = Map.of();
+        }
+        this.query = parameters;
+        this.headers = headers;
     }
 
     /**
-     * The request's query parameters by their exact names (spec §4 names them in lower case; {@code PAGE_SIZE} is
-     * another, unknown parameter), decoded as UTF-8 with {@code +} a space. Only {@code &} separates parameters:
-     * {@code ;} is an ordinary character of a value (RFC 3986 lets it stand unencoded, and a cursor or a name may
-     * hold one). Every parameter is read — the request line's 8 KiB bound them — so none is dropped unseen. Not
-     * kept on the request, as {@link HttpServerRequest#params()} would be: a held long poll would carry that map
-     * until its answer (≈ 0.5 KiB a poll, docs/benchmarks.md).
+     * The query parameters of {@code uri} (a request target) by their exact names (spec §4 names them in lower
+     * case; {@code PAGE_SIZE} is another, unknown parameter); null when a name or value does not decode. Each is
+     * percent-decoded by {@link PercentDecoding}: UTF-8, {@code +} a space, and never U+FFFD in place of bytes
+     * that are not UTF-8. Parameters are split as Netty's {@code QueryStringDecoder} split them before: from the
+     * first {@code ?} to a {@code #}, only {@code &} separates them — {@code ;} is an ordinary character of a value
+     * (RFC 3986 lets it stand unencoded, and a cursor or a name may hold one) —, the first {@code =} ends the name
+     * ({@code =} before any other character of it is skipped), a parameter without one has the value {@code ""},
+     * and an empty one ({@code a=1&&b=2}) is none. Every parameter is read — the request line's 8 KiB bound them —
+     * so none is dropped unseen. Not kept on the request, as {@link HttpServerRequest#params()} would be: a held
+     * long poll would carry that map until its answer (≈ 0.5 KiB a poll, docs/benchmarks.md).
      */
-    static Map<String, List<String>> query(HttpServerRequest request) {
-        String uri = request.uri();
-        if (uri == null || uri.indexOf('?') < 0) {
+    static Map<String, List<String>> query(String uri) {
+        int start = uri == null ? -1 : uri.indexOf('?');
+        if (start < 0) {
             return Map.of();
         }
-        return new QueryStringDecoder(uri, Charset.forName(request.getParamsCharset()), true, Integer.MAX_VALUE, true)
-                .parameters();
+        int fragment = uri.indexOf('#');
+        if (fragment >= 0 && fragment < start) {
+            return Map.of();
+        }
+        int end = fragment < 0 ? uri.length() : fragment;
+        Map<String, List<String>> parameters = new LinkedHashMap<>();
+        for (int from = start + 1, to; from < end; from = to + 1) {
+            to = uri.indexOf('&', from);
+            if (to < 0 || to > end) {
+                to = end;
+            }
+            int name = from;
+            while (name < to && uri.charAt(name) == '=') {
+                name++;
+            }
+            if (name == to) {
+                continue; // "a=1&&b=2", a trailing "&", "&=&": no parameter
+            }
+            int eq = uri.indexOf('=', name);
+            if (eq < 0 || eq > to) {
+                eq = to;
+            }
+            String decodedName = PercentDecoding.decode(uri, name, eq);
+            String value = eq == to ? "" : PercentDecoding.decode(uri, eq + 1, to);
+            if (decodedName == null || value == null) {
+                return null;
+            }
+            parameters.computeIfAbsent(decodedName, n -> new ArrayList<>(1)).add(value);
+        }
+        return parameters;
+    }
+
+    /**
+     * A query that does not decode: an escape, or a byte sent unescaped, that is not part of well-formed UTF-8
+     * ({@code %FF}, {@code %C0%80}, {@code %ED%A0%80}, {@code %E2%82}). A malformed escape ({@code %zz}) is a
+     * malformed URI, refused before ({@link RequestUriCheck}: "Invalid query string: Malformed escape pair").
+     */
+    static ErrorDetail queryNotUtf8() {
+        return ErrorDetail.jsonInvalid(ErrorDetail.loc("query"), "Invalid query string: not UTF-8");
     }
 
     public InputParser(Map<String, List<String>> query, MultiMap headers) {

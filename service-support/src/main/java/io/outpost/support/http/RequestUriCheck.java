@@ -17,7 +17,10 @@ import io.vertx.ext.web.RoutingContext;
  * 422: {@code json_invalid} at {@code ["query"]}, or at {@code ["path"]} when the fault lies before the query.
  * Quarkus itself refuses exactly these URIs (those {@link URI} cannot parse) with a bodiless 400 before any route
  * runs, unless {@code vertx.disableURIValidation} is set, which {@link OutpostMain} does; this check, the first
- * route of every service (health and metrics included), then refuses them instead.
+ * route of every service (health and metrics included), then refuses them instead. A query whose escapes are
+ * well-formed but do not decode to UTF-8 ({@code ?a=%FF}) is refused here too, the same way
+ * ({@link InputParser#queryNotUtf8()}), whether or not the endpoint reads its query: no service reads a query as
+ * something its client did not send, and each answers it as it answers {@code %zz}, before authentication.
  */
 @Singleton
 public class RequestUriCheck {
@@ -49,12 +52,31 @@ public class RequestUriCheck {
         }
         try {
             new URI(uri);
-            return null;
         } catch (URISyntaxException e) {
             int query = uri.indexOf('?');
             return query >= 0 && e.getIndex() > query
                     ? ErrorDetail.jsonInvalid(ErrorDetail.loc("query"), "Invalid query string: " + e.getReason())
                     : ErrorDetail.jsonInvalid(ErrorDetail.loc("path"), "Invalid path: " + e.getReason());
         }
+        return mayNotDecode(uri) && InputParser.query(uri) == null ? InputParser.queryNotUtf8() : null;
+    }
+
+    /**
+     * Whether the query holds what can fail to decode — an escape, or a byte above 0x7F sent as it is — so that
+     * the query is decoded here only then: a typical long poll's query ({@code ?deadline=30&…}) is scanned, not
+     * decoded twice.
+     */
+    private static boolean mayNotDecode(String uri) {
+        int query = uri.indexOf('?');
+        if (query < 0) {
+            return false;
+        }
+        for (int i = query + 1; i < uri.length(); i++) {
+            char c = uri.charAt(i);
+            if (c == '%' || c > 0x7F) {
+                return true;
+            }
+        }
+        return false;
     }
 }

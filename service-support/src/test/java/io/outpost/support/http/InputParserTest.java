@@ -74,4 +74,22 @@ class InputParserTest {
     private static String asNettyReadsIt(String text) {
         return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
     }
+
+    /**
+     * A query that does not decode is one fault at {@code ["query"]} and no parameter is read from it: for a
+     * transport without {@link RequestUriCheck} before the parser, which refuses it first over HTTP.
+     */
+    @Test
+    void aQueryThatIsNotUtf8IsOneFaultAndNoParameterIsRead() {
+        InputParser in = new InputParser("/p?cursor=ok&name=%FF", MultiMap.caseInsensitiveMultiMap());
+
+        assertNull(in.queryString("cursor", 1, 128));
+        InvalidInputException refused = assertThrows(InvalidInputException.class, in::throwIfInvalid);
+        assertEquals(List.of(ErrorDetail.jsonInvalid(ErrorDetail.loc("query"), "Invalid query string: not UTF-8")),
+                refused.details());
+
+        InputParser valid = new InputParser("/p?cursor=%C3%A9+%F0%9F%98%80", MultiMap.caseInsensitiveMultiMap());
+        assertEquals("\u00e9 \ud83d\ude00", valid.queryString("cursor", 1, 128));
+        assertTrue(valid.isValid());
+    }
 }

@@ -76,7 +76,7 @@ public class ProbeResource {
     @GET
     @Path("/query")
     public Map<String, List<String>> query(@Context HttpServerRequest request) {
-        return InputParser.query(request);
+        return InputParser.query(request.uri());
     }
 
     /** Read as every service reads a body: bytes, bound by {@link JsonBinding}. */

@@ -436,10 +436,41 @@ class ValidationMappingTest {
                 + "\"msg\":\"Invalid path: Illegal character in path\",\"type\":\"json_invalid\"}]}");
     }
 
+    /**
+     * Escapes that are well-formed but not UTF-8 — a byte that never is ({@code %FF}), an overlong form, an encoded
+     * surrogate, a sequence cut short, by itself or before valid text — are refused like a malformed escape, on
+     * every route, whether or not it reads its query: never read with U+FFFD in their place.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { SANDBOX + "?cursor=%FF", SANDBOX + "?cursor=a%C0%80", SANDBOX + "?name=%ED%A0%80",
+        SANDBOX + "?name=%E2%82", SANDBOX + "?name=%E2%82&cursor=%AC", SANDBOX + "?%FF=1", SANDBOX + "?cursor=%C3+%A9",
+        SANDBOX + "?x=%F4%90%80%80", SANDBOX + "?x=%80", "/probe/query?a=%fe", "/nowhere?cursor=%FF",
+        "/q/health/ready?%C0%AF" })
+    void anEscapeThatIsNotUtf8Is422AtQueryOnEveryRoute(String target) {
+        assertRaw(rawGet(target), "422", "{\"detail\":[{\"loc\":[\"query\"],"
+                + "\"msg\":\"Invalid query string: not UTF-8\",\"type\":\"json_invalid\"}]}");
+    }
+
+    /**
+     * A byte above 0x7F sent unescaped (not a URI, but {@code java.net.URI} lets those of U+00A1..U+00FF through) is
+     * read as UTF-8 like an escaped one: {@code C3 A9} is "é", never "Ã©", and {@code FF} is refused.
+     */
+    @Test
+    void aRawByteInTheQueryIsReadAsUtf8LikeAnEscapedOne() {
+        String answer = rawGet(SANDBOX + "?name=caf\u00c3\u00a9");
+        assertTrue(answer.startsWith("HTTP/1.1 200 ") && answer.contains("\"name\":\"caf\u00e9\""), answer);
+        assertRaw(rawGet(SANDBOX + "?name=caf\u00ff"), "422", "{\"detail\":[{\"loc\":[\"query\"],"
+                + "\"msg\":\"Invalid query string: not UTF-8\",\"type\":\"json_invalid\"}]}");
+    }
+
     @Test
     void wellFormedPercentEncodingStillDecodes() {
         String answer = rawGet(SANDBOX + "?cursor=%41%2b%2B+b&name=%C3%A9");
         assertTrue(answer.startsWith("HTTP/1.1 200 ") && answer.contains("\"cursor\":\"A++ b\"")
                 && answer.contains("\"name\":\"\u00e9\""), answer);
+        // the first and last character of each UTF-8 length
+        getEncoded(SANDBOX + "?cursor=%C2%80%DF%BF%E0%A0%80%EF%BF%BF%F0%90%80%80%F4%8F%BF%BF&name=%F0%9F%98%80")
+                .statusCode(200).body("cursor", is("\u0080\u07ff\u0800\uffff\ud800\udc00\udbff\udfff"))
+                .body("name", is("\ud83d\ude00"));
     }
 }
