@@ -104,7 +104,7 @@ class LongPollHttpTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "bearer%zz", "bearer%", "%E0%A4%A" })
+    @ValueSource(strings = { "bearer%zz", "bearer%", "%E0%A4%A", "bearer%20%FF", "bearer+x%C0%80" })
     void aCookieThatIsNotUrlEncodedIsMalformedAccessNotA500(String value) {
         given().header("Cookie", "Authorization=" + value).when().get(Fixture.LP + "?deadline=0").then()
                 .statusCode(403).body("error_code", is("auth_malformed_access"))

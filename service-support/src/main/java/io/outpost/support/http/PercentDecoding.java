@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The one percent-decoder of every service: query strings ({@link InputParser}), form bodies and Basic credentials
- * (auth-service). {@code %XX} is the byte {@code XX} (two hex digits), {@code +}
+ * (auth-service), the {@code Authorization} cookie. {@code %XX} is the byte {@code XX} (two hex digits), {@code +}
  * a space (application/x-www-form-urlencoded, which query strings follow), any other byte itself; the bytes must
  * then be well-formed UTF-8 (RFC 3629). What is not — a {@code %} without two hex digits, or bytes, escaped or
  * not, that are not UTF-8: {@code %FF}, an overlong form ({@code %C0%80}), an encoded surrogate

@@ -1,8 +1,6 @@
 package io.outpost.support.security;
 
 import java.lang.reflect.Method;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +15,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
 
 import io.outpost.model.error.AuthErrorCode;
+import io.outpost.support.http.PercentDecoding;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -121,9 +120,10 @@ public class BearerTokenFilter {
             if (presented == null) {
                 throw new AuthRefusedException(AuthErrorCode.MALFORMED_ACCESS, "No access token was presented");
             }
-            try {
-                header = URLDecoder.decode(presented.getValue(), StandardCharsets.UTF_8);
-            } catch (IllegalArgumentException e) { // "%zz", a lone "%": bad input, never a 500
+            String value = presented.getValue();
+            // "%zz", a lone "%", "%FF" (not UTF-8): bad input, never a 500 nor U+FFFD in place of what was sent
+            header = value == null ? null : PercentDecoding.decode(value, 0, value.length());
+            if (header == null) {
                 throw new AuthRefusedException(AuthErrorCode.MALFORMED_ACCESS,
                         "The Authorization cookie is not URL-encoded");
             }

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The one percent-decoder (query strings, form bodies, Basic credentials): UTF-8 or
+ * The one percent-decoder (query strings, form bodies, Basic credentials, the Authorization cookie): UTF-8 or
  * nothing, never U+FFFD in place of what was sent; and the query split around it as Netty's decoder split it.
  */
 class PercentDecodingTest {

@@ -72,7 +72,7 @@ class BearerTokenTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "bearer%zz", "bearer%", "%E0%A4%A" })
+    @ValueSource(strings = { "bearer%zz", "bearer%", "%E0%A4%A", "bearer%20%FF", "bearer+x%C0%80" })
     void cookieThatIsNotUrlEncodedIsMalformedAccess(String value) {
         refused(given().header("Cookie", "Authorization=" + value).when().get("/guarded/player").then(),
                 "auth_malformed_access");
