@@ -9,11 +9,13 @@ import static io.outpost.history.HistoryFixture.role;
 import static io.outpost.history.HistoryFixture.token;
 import static io.outpost.history.HistoryFixture.viewer;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -154,5 +156,29 @@ class UnstorableInputTest {
         assertThat(RawHttp.get(RestAssured.port, target, "Authorization: Bearer "
                 + token(Permissions.SANDBOX_CONFIG_VIEW) + "\r\n")).startsWith("HTTP/1.1 422 ").endsWith(refused);
         assertThat(RawHttp.get(RestAssured.port, target, "")).startsWith("HTTP/1.1 422 ").endsWith(refused);
+    }
+
+    /**
+     * A record that is not UTF-8 JSON text — UTF-16 or UTF-32, which Jackson would detect and read — is dead-lettered
+     * as invalid UTF-8, and the record behind it is stored; a name sent percent-encoded in UTF-8 finds it.
+     */
+    @Test
+    void aRecordInUtf16OrUtf32IsDeadLetteredAndTheNextIsStoredAndFoundByItsEncodedName() {
+        UUID sandbox = UUID.randomUUID();
+        String key = sandbox.toString();
+        List<String> charsets = List.of("UTF-16LE", "UTF-16BE", "UTF-32LE", "UTF-32BE");
+        for (String charset : charsets) {
+            kafka().sendRaw(Topics.SANDBOX_CONFIG_TRANSACTIONS, key.getBytes(StandardCharsets.UTF_8),
+                    role(sandbox, UUID.randomUUID(), charset).toString().getBytes(Charset.forName(charset)));
+        }
+        ObjectNode valid = role(sandbox, UUID.randomUUID(), "caf\u00e9 \ud83d\ude00");
+        kafka().send(Topics.SANDBOX_CONFIG_TRANSACTIONS, key, valid.toString());
+
+        awaitTotal(sandbox, ROLE, 1);
+        assertThat(kafka().read(Topics.deadLetter(Topics.SANDBOX_CONFIG_TRANSACTIONS), key, charsets.size(),
+                Duration.ofSeconds(60))).hasSize(charsets.size()).allSatisfy(letter -> assertThat(letter.headers()
+                        .get(Topics.DLQ_REASON_HEADER)).isEqualTo("value: JSON decode error, invalid UTF-8 [json_invalid]"));
+        viewer().urlEncodingEnabled(false).when().get(path(sandbox, ROLE) + "?name=caf%C3%A9+%F0%9F%98%80").then()
+                .statusCode(200).body("transactions.transaction_id", contains(valid.get("transaction_id").asText()));
     }
 }

@@ -13,6 +13,7 @@ import static org.hamcrest.Matchers.is;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -295,5 +296,34 @@ class UnstorableInputTest {
             given().urlEncodingEnabled(false).header("Authorization", "Bearer " + reader(player))
                     .when().get(Fixture.LP + "?deadline=0&" + query).then().statusCode(200);
         }
+    }
+
+    /**
+     * A publish body or Kafka record in UTF-16 or UTF-32 (which Jackson would detect and read) is not UTF-8 JSON
+     * text: 422 over HTTP, a dead letter from Kafka, with the words of malformed UTF-8; what follows is stored.
+     */
+    @Test
+    void documentsInUtf16OrUtf32AreRefusedOverHttpAndKafkaAndTheNextOneIsStored() {
+        UUID player = UUID.randomUUID();
+        String key = player.toString();
+        List<String> charsets = List.of("UTF-16LE", "UTF-16BE", "UTF-32LE", "UTF-32BE");
+        for (String charset : charsets) {
+            publish(player, ("{\"notifications\":[{\"message\":\"" + charset + "\",\"notification_id\":\"" + charset
+                    + "\"}]}").getBytes(Charset.forName(charset))).statusCode(422)
+                    .body(is("{\"detail\":[" + fault("JSON decode error, invalid UTF-8", "json_invalid", "body") + "]}"));
+            KAFKA.sendRaw(Topics.PLAYER_NOTIFICATIONS, key.getBytes(StandardCharsets.UTF_8), ("{\"player_uuid\":\""
+                    + player + "\",\"message\":\"" + charset + "\",\"notification_id\":\"" + charset + "\"}")
+                    .getBytes(Charset.forName(charset)));
+        }
+        publish(player, "{\"notifications\":[{\"message\":\"m\",\"notification_id\":\"over-http\"}]}").statusCode(202);
+        KAFKA.send(Topics.PLAYER_NOTIFICATIONS, key, "{\"player_uuid\":\"" + player + "\",\"message\":\"m\","
+                + "\"notification_id\":\"from-kafka\"}");
+
+        NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
+                "offset_reset_strategy=earliest&deadline=0").get()), p -> p.notifications().size() >= 2);
+        assertThat(ids(page)).containsExactlyInAnyOrder("over-http", "from-kafka");
+        assertThat(KAFKA.read(Topics.deadLetter(Topics.PLAYER_NOTIFICATIONS), key, charsets.size(), Duration.ofSeconds(30)))
+                .hasSize(charsets.size()).allSatisfy(letter -> assertThat(letter.headers()
+                        .get(Topics.DLQ_REASON_HEADER)).isEqualTo("value: JSON decode error, invalid UTF-8 [json_invalid]"));
     }
 }

@@ -163,6 +163,25 @@ class TokenValidationTest {
                 .isEqualTo(200);
     }
 
+    /**
+     * A JSON body in UTF-16 or UTF-32, which Jackson would detect and read, is not UTF-8 JSON text (RFC 8259 §8.1):
+     * refused as malformed UTF-8 is. A UTF-8 byte order mark before the body is ignored.
+     */
+    @Test
+    void aJsonBodyInUtf16OrUtf32IsUnreadableAndAUtf8ByteOrderMarkIsIgnored() {
+        String notUtf8 = "{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"JSON decode error, invalid UTF-8\","
+                + "\"type\":\"json_invalid\"}]}";
+        for (String charset : List.of("UTF-16LE", "UTF-16BE", "UTF-16", "UTF-32LE", "UTF-32BE")) {
+            assertUnprocessable(authorized().contentType(ContentType.JSON).body(io.outpost.auth.TestClients.GRANT.getBytes(
+                    java.nio.charset.Charset.forName(charset))), notUtf8);
+        }
+        byte[] bom = { (byte) 0xEF, (byte) 0xBB, (byte) 0xBF };
+        byte[] grant = io.outpost.auth.TestClients.GRANT.getBytes(StandardCharsets.UTF_8);
+        byte[] withBom = java.util.Arrays.copyOf(bom, bom.length + grant.length);
+        System.arraycopy(grant, 0, withBom, bom.length, grant.length);
+        authorized().contentType(ContentType.JSON).body(withBom).post(TOKEN_PATH).then().statusCode(200);
+    }
+
     /** The 32-character limit of x-svc-client-addr counts characters of its UTF-8 text, not bytes. */
     @Test
     void theClientAddressIsCountedInCharacters() {

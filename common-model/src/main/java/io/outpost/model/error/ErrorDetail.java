@@ -73,8 +73,10 @@ public record ErrorDetail(List<Object> loc, String msg, String type) {
     }
 
     /**
-     * A JSON document (a body, a Kafka value) whose bytes are not well-formed UTF-8 (RFC 3629): an overlong form, an
-     * encoded surrogate, a value beyond U+10FFFF, a sequence cut short, a stray continuation byte.
+     * A JSON document (a body, a Kafka value) whose bytes are not UTF-8 JSON text: not well-formed UTF-8 (RFC 3629:
+     * an overlong form, an encoded surrogate, a value beyond U+10FFFF, a sequence cut short, a stray continuation
+     * byte), or holding a 0x00 byte, as a document in UTF-16 or UTF-32 does (RFC 8259 §8.1: JSON exchanged between
+     * systems is UTF-8).
      */
     public static ErrorDetail invalidUtf8(List<Object> loc) {
         return jsonInvalid(loc, "JSON decode error, invalid UTF-8");

@@ -56,14 +56,17 @@ public final class JsonBinding {
      * Reads {@code json} as {@code type}; faults are located under {@code base}. No bytes (or none at all) is no
      * value and no fault, as JSON {@code null} is: the caller says what is missing. Every key of the document is
      * checked as it is read, those the type ignores included: one holding U+0000 or an unpaired surrogate is a
-     * fault, and the rest of the document is still read. Bytes that are not well-formed UTF-8 ({@link Utf8}) are
-     * one fault, {@link ErrorDetail#invalidUtf8}, and nothing is read.
+     * fault, and the rest of the document is still read. Bytes that are not UTF-8 JSON text ({@link Utf8}: not
+     * well-formed UTF-8, or holding a 0x00 byte, as UTF-16 and UTF-32 do, which Jackson would otherwise detect and
+     * read) are one fault, {@link ErrorDetail#invalidUtf8}, and nothing is read. A UTF-8 byte order mark
+     * ({@code EF BB BF}) opening the document is ignored, as Jackson does (RFC 8259 §8.1 lets a parser ignore it):
+     * it says nothing but "UTF-8", and the document reads the same without it.
      */
     public static <T> Read<T> read(ObjectMapper mapper, byte[] json, Class<T> type, List<Object> base) {
         if (json == null || json.length == 0) {
             return new Read<>(null, List.of());
         }
-        if (!Utf8.wellFormed(json)) {
+        if (!Utf8.wellFormedWithoutNul(json)) {
             return new Read<>(null, List.of(ErrorDetail.invalidUtf8(base)));
         }
         try (KeyCheckingParser parser = new KeyCheckingParser(mapper.createParser(json), base)) {

@@ -232,4 +232,47 @@ class JsonBindingTest {
             }
         }
     }
+
+    /**
+     * Jackson guesses UTF-16 and UTF-32 from a document's first bytes and reads them; text of ASCII characters in
+     * those is well-formed UTF-8, but JSON exchanged between systems is UTF-8 (RFC 8259 §8.1), which never holds a
+     * 0x00 byte: a document holding one is refused as not UTF-8, in any of them, with or without a byte order mark,
+     * and so is a raw 0x00 byte anywhere in a UTF-8 document (before, across and after the 8- and 32-byte steps).
+     */
+    @Test
+    void aDocumentInUtf16OrUtf32OrHoldingA0x00ByteIsRefusedAsNotUtf8() {
+        String doc = "{\"the_title\":\"t\",\"entries\":[{\"name\":\"n\"}]}";
+        for (String charset : List.of("UTF-16LE", "UTF-16BE", "UTF-16", "UTF-32LE", "UTF-32BE", "UTF-32")) {
+            byte[] json = doc.getBytes(java.nio.charset.Charset.forName(charset));
+            JsonBinding.Read<Doc> read = JsonBinding.read(MAPPER, json, Doc.class, BASE);
+            assertThat(read.value()).as(charset).isNull();
+            assertThat(described(read.faults())).as(charset)
+                    .containsExactly("value: JSON decode error, invalid UTF-8 [json_invalid]");
+        }
+        for (int ascii = 0; ascii <= 40; ascii++) {
+            String before = "x".repeat(ascii);
+            for (String text : List.of("{\"the_title\":\"" + before + "@\"}", "{\"" + before + "@\":1}",
+                    "{\"the_title\":\"" + before + "\"}@", "@{\"the_title\":\"" + before + "\"}")) {
+                byte[] json = RawBytes.withRaw(text, "@", 0x00);
+                JsonBinding.Read<Doc> read = JsonBinding.read(MAPPER, json, Doc.class, BASE);
+                assertThat(read.value()).as(text).isNull();
+                assertThat(described(read.faults())).as(text)
+                        .containsExactly("value: JSON decode error, invalid UTF-8 [json_invalid]");
+            }
+        }
+        // escaped, U+0000 is JSON; what reads the value refuses it
+        assertThat(read("{\"the_title\":\"a\\u0000b\"}").value().title()).isEqualTo("a\u0000b");
+    }
+
+    /** A UTF-8 byte order mark opening a document is ignored (RFC 8259 §8.1 lets a parser): it reads the same. */
+    @Test
+    void aUtf8ByteOrderMarkOpeningTheDocumentIsIgnored() {
+        JsonBinding.Read<Doc> read = JsonBinding.read(MAPPER,
+                RawBytes.withRaw("@{\"the_title\":\"t\u00e9\"}", "@", 0xEF, 0xBB, 0xBF), Doc.class, BASE);
+        assertThat(read.faults()).isEmpty();
+        assertThat(read.value().title()).isEqualTo("t\u00e9");
+        // anywhere else it is U+FEFF: a character of a string, not JSON between values
+        assertThat(described(JsonBinding.read(MAPPER, RawBytes.withRaw("{\"the_title\":\"t\"}@", "@", 0xEF, 0xBB,
+                0xBF), Doc.class, BASE).faults())).containsExactly("value: JSON decode error [json_invalid]");
+    }
 }
