@@ -16,7 +16,12 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
@@ -40,7 +45,13 @@ import io.smallrye.mutiny.Uni;
  * 2 s, 4 s … up to {@code jwks-max-backoff}. A failing auth-service sees at most one fetch per pause from each
  * replica, however many requests arrive.</li>
  * </ul>
- * Never blocks a thread: HTTP is asynchronous. Time comes from the injected {@link Clock}.
+ * Never blocks a thread, and an event loop least of all: the caller only notes that a fetch is due and hands it to
+ * this source's own thread ({@code outpost-jwks}), which builds the request, sends it, parses the answer and
+ * completes the requests that waited (they go on from there; Quarkus REST and the long-poll route return to their
+ * own event loop). The JDK HTTP client does slow work on first use on the thread that sends (building it: its
+ * classes, selector thread, TLS and security providers; the first send: the proxy look-up): 2.9 s on an event loop
+ * of a loaded machine, when it was built and first used there. {@link #prepare()} builds it ahead of the first
+ * fetch. Time comes from the injected {@link Clock}.
  */
 @DefaultBean
 @ApplicationScoped
@@ -51,7 +62,14 @@ public class JwksKeySource implements KeySource {
 
     private final SecurityConfig config;
     private final Clock clock;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    /** The one thread every fetch runs on, and the HTTP client's executor (one fetch at a time); gone when idle. */
+    private final ThreadPoolExecutor worker = new ThreadPoolExecutor(1, 1, 60, TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(), runnable -> {
+                Thread thread = new Thread(runnable, "outpost-jwks");
+                thread.setDaemon(true);
+                return thread;
+            });
+    private HttpClient http;
     private volatile Map<String, PublicKey> keys = Map.of();
     private volatile Instant fetchedAt;
     /** No fetch starts before this instant (min-refresh after a success, back-off after failures). */
@@ -62,6 +80,20 @@ public class JwksKeySource implements KeySource {
     public JwksKeySource(SecurityConfig config, Clock clock) {
         this.config = config;
         this.clock = clock;
+        worker.allowCoreThreadTimeOut(true);
+    }
+
+    /** At start-up: the HTTP client is built, so that the first fetch is quick (it would not block anyway). */
+    @Override
+    public void prepare() {
+        if (!"file".equals(URI.create(config.jwksUrl()).getScheme())) {
+            client();
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        worker.shutdown();
     }
 
     @Override
@@ -102,11 +134,20 @@ public class JwksKeySource implements KeySource {
             return null;
         }
         nextAttempt = Instant.MAX; // until this attempt ends
-        inFlight = fetch().thenApply(JwksKeySource::parse).handle((parsed, failure) -> {
-            finished(parsed, failure);
-            return null;
-        });
-        return inFlight;
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        inFlight = done;
+        try {
+            // everything of the fetch happens on the worker, the parsing and the bookkeeping after it included:
+            // callbacks are attached there, before anything can complete on the caller's thread
+            worker.execute(() -> fetch().thenApply(JwksKeySource::parse).whenComplete((parsed, failure) -> {
+                finished(parsed, failure);
+                done.complete(null);
+            }));
+        } catch (RejectedExecutionException e) { // shutting down
+            finished(null, e);
+            done.complete(null);
+        }
+        return done;
     }
 
     private synchronized void finished(Map<String, PublicKey> parsed, Throwable failure) {
@@ -135,25 +176,32 @@ public class JwksKeySource implements KeySource {
         return pause.compareTo(max) > 0 ? max : pause;
     }
 
+    /** On the worker: the key set's text. */
     private CompletableFuture<String> fetch() {
-        URI uri = URI.create(config.jwksUrl());
-        if ("file".equals(uri.getScheme())) {
-            return CompletableFuture.supplyAsync(() -> {
-                try {
-                    return Files.readString(Path.of(uri), StandardCharsets.UTF_8);
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-        }
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5))
-                .header("Accept", "application/json").GET().build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(response -> {
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("HTTP " + response.statusCode());
+        try {
+            URI uri = URI.create(config.jwksUrl());
+            if ("file".equals(uri.getScheme())) {
+                return CompletableFuture.completedFuture(Files.readString(Path.of(uri), StandardCharsets.UTF_8));
             }
-            return response.body();
-        });
+            HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5))
+                    .header("Accept", "application/json").GET().build();
+            return client().sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(response -> {
+                if (response.statusCode() != 200) {
+                    throw new IllegalStateException("HTTP " + response.statusCode());
+                }
+                return response.body();
+            });
+        } catch (IOException | RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Built once, by {@link #prepare()} at start-up or else by the first fetch, on the worker. */
+    private synchronized HttpClient client() {
+        if (http == null) {
+            http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).executor(worker).build();
+        }
+        return http;
     }
 
     static Map<String, PublicKey> parse(String json) {

@@ -16,4 +16,11 @@ public interface KeySource {
      * refused once its key has left the set.
      */
     boolean published(String kid);
+
+    /**
+     * Called once at start-up, on a thread that may wait: whatever this source would otherwise do slowly on first
+     * use, on the thread of the first request that needs a key (an event loop).
+     */
+    default void prepare() {
+    }
 }
