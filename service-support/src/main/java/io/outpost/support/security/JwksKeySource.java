@@ -86,7 +86,13 @@ public class JwksKeySource implements KeySource {
     /** At start-up: the HTTP client is built, so that the first fetch is quick (it would not block anyway). */
     @Override
     public void prepare() {
-        if (!"file".equals(URI.create(config.jwksUrl()).getScheme())) {
+        URI uri;
+        try {
+            uri = URI.create(config.jwksUrl());
+        } catch (IllegalArgumentException e) {
+            return; // not a URL: each fetch fails and says so, as before
+        }
+        if (!"file".equals(uri.getScheme())) {
             client();
         }
     }
