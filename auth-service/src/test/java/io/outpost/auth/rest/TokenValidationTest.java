@@ -194,6 +194,31 @@ class TokenValidationTest {
                 "{\"detail\":[" + LONG_ADDRESS + "]}");
     }
 
+    /**
+     * A client address whose bytes are not well-formed UTF-8 is refused at the header on each OAuth endpoint, before
+     * the credentials: it was read with U+FFFD in place of them, so that {@code FF} and {@code FE} were one address
+     * to the failure throttle. {@code C0 80}, U+0000 to a lenient decoder, is refused the same way; a raw 0x00 byte
+     * never reaches the endpoint (the HTTP decoder's bodiless 400).
+     */
+    @Test
+    void aClientAddressThatIsNotUtf8IsRefusedAtTheHeader() throws IOException {
+        String notUtf8 = "{\"detail\":[{\"loc\":[\"header\",\"x-svc-client-addr\"],\"msg\":\"Value error, not UTF-8\","
+                + "\"type\":\"value_error\"}]}";
+        String credentials = "Authorization: " + basic(GAME, GAME_SECRET);
+        for (String[] call : List.of(new String[] { TOKEN_PATH, io.outpost.auth.TestClients.GRANT },
+                new String[] { "/users/v2/oauth/revoke", "{\"token\":\"x\"}" },
+                new String[] { "/users/v2/oauth/introspect", "{\"token\":\"x\"}" })) {
+            for (String address : List.of("203.0.113.\u00ff", "a\u00c0\u0080")) {
+                String answer = raw("POST " + call[0], List.of(credentials, "x-svc-client-addr: " + address), call[1]);
+                assertThat(answer).as(call[0]).startsWith("HTTP/1.1 422 ")
+                        .containsIgnoringCase("\r\ncache-control: no-store\r\n")
+                        .endsWith("\r\n\r\n" + notUtf8);
+            }
+            assertThat(raw("POST " + call[0], List.of(credentials, "x-svc-client-addr: 203.0.113.9\u0000"), call[1]))
+                    .as(call[0]).startsWith("HTTP/1.1 400 ").endsWith("\r\n\r\n");
+        }
+    }
+
     @Test
     void aJsonBodyPastTheParsersLimitsSaysSo() {
         String limits = "{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"JSON decode error, input exceeds the parser's "

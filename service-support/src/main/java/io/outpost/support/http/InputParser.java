@@ -1,6 +1,5 @@
 package io.outpost.support.http;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -192,16 +191,32 @@ public final class InputParser {
      * An optional header of at most {@code max} characters; null when absent or refused. Its bytes are read as
      * UTF-8 (Netty hands them over one byte a character), so {@code é} counts one character, not two; a header
      * sent on several lines is one value, its lines joined by {@code ", "} (RFC 9110 §5.3), and counted whole.
-     * HTTP/1.1 itself cannot carry U+0000 in a header (the server's decoder refuses the request), but the check
-     * holds whatever the transport.
+     * Bytes that are not well-formed UTF-8 ({@code FF}, an overlong {@code C0 80}, an encoded surrogate, a sequence
+     * cut short) are refused, {@link #headerNotUtf8}, never read with U+FFFD in their place (which made {@code FF}
+     * and {@code FE} one value). HTTP/1.1 itself cannot carry U+0000 in a header (the server's decoder refuses the
+     * request), but the check holds whatever the transport.
      */
     public String header(String name, int max) {
         List<String> lines = headers.getAll(name);
         if (lines.isEmpty()) {
             return null;
         }
-        String raw = new String(String.join(", ", lines).getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
-        return Constraints.text(errors, ErrorDetail.loc("header", name), raw, 0, max) ? raw : null;
+        List<Object> loc = ErrorDetail.loc("header", name);
+        String raw = PercentDecoding.bytesAsUtf8(lines.size() == 1 ? lines.get(0) : String.join(", ", lines));
+        if (raw == null) {
+            errors.add(headerNotUtf8(loc));
+            return null;
+        }
+        return Constraints.text(errors, loc, raw, 0, max) ? raw : null;
+    }
+
+    /**
+     * A header whose bytes are not well-formed UTF-8: {@code value_error} at {@code ["header", name]}, the header's
+     * own place, as its other faults are ({@link #queryNotUtf8} is at {@code ["query"]} because a query that does
+     * not decode cannot be split into parameters).
+     */
+    static ErrorDetail headerNotUtf8(List<Object> loc) {
+        return ErrorDetail.valueError(loc, "not UTF-8");
     }
 
     /** Records a fault found by the caller. */

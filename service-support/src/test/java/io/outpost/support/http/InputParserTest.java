@@ -71,6 +71,34 @@ class InputParserTest {
         assertThrows(InvalidInputException.class, over::throwIfInvalid);
     }
 
+    /**
+     * Bytes that are not well-formed UTF-8 — {@code FF}, an overlong form ({@code C0 80}, U+0000 to a lenient
+     * decoder), an encoded surrogate, a value beyond U+10FFFF, a stray continuation byte, a sequence cut short (also
+     * at the end of one of two lines) — are one fault at the header, never read with U+FFFD in their place; a
+     * character beyond U+00FF was not read from one byte and is refused the same way. Nothing is unescaped.
+     */
+    @Test
+    void aHeaderThatIsNotUtf8IsAValueErrorAtTheHeader() {
+        List<ErrorDetail> notUtf8 = List.of(ErrorDetail.valueError(ErrorDetail.loc("header", "x-svc-client-addr"),
+                "not UTF-8"));
+        for (List<String> lines : List.of(List.of("10.0.0.\u00ff"), List.of("a\u00c0\u0080"),
+                List.of("\u00ed\u00a0\u0080"), List.of("\u00f4\u0090\u0080\u0080"), List.of("\u0080"),
+                List.of("caf\u00c3"), List.of("a\u00e2\u0082", "\u00ac"), List.of("10.0.0.1", "\u00fe"),
+                List.of("\u0100"))) {
+            MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+            lines.forEach(line -> headers.add("x-svc-client-addr", line));
+            InputParser in = new InputParser(Map.of(), headers);
+
+            assertNull(in.header("x-svc-client-addr", 32), lines.toString());
+            InvalidInputException refused = assertThrows(InvalidInputException.class, in::throwIfInvalid);
+            assertEquals(notUtf8, refused.details(), lines.toString());
+        }
+        InputParser escapes = new InputParser(Map.of(), MultiMap.caseInsensitiveMultiMap()
+                .add("x-svc-client-addr", "%FF+%C3%A9"));
+        assertEquals("%FF+%C3%A9", escapes.header("x-svc-client-addr", 32));
+        assertTrue(escapes.isValid());
+    }
+
     private static String asNettyReadsIt(String text) {
         return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
     }

@@ -420,6 +420,20 @@ class ValidationMappingTest {
         assertTrue(rawGet(SANDBOX, "x-a: caf\u00e9\r\n").startsWith("HTTP/1.1 200 "));
     }
 
+    /**
+     * A header value whose bytes are not well-formed UTF-8 is 422 at that header, not read with U+FFFD in their place:
+     * {@code FF}, and {@code C0 80} — U+0000 to a lenient decoder — alike. A raw 0x00 byte never gets that far (the
+     * decoder's 400, above).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "10.0.0.\u00ff", "a\u00c0\u0080", "\u00ed\u00a0\u0080", "caf\u00c3" })
+    void aHeaderThatIsNotUtf8Is422AtThatHeader(String value) {
+        assertRaw(rawGet(SANDBOX, "x-svc-client-addr: " + value + "\r\n"), "422", "{\"detail\":[{\"loc\":[\"header\","
+                + "\"x-svc-client-addr\"],\"msg\":\"Value error, not UTF-8\",\"type\":\"value_error\"}]}");
+        assertTrue(rawGet(SANDBOX, "x-svc-client-addr: caf\u00c3\u00a9\r\n").startsWith("HTTP/1.1 200 "));
+        assertRaw(rawGet(SANDBOX, "x-svc-client-addr: 10.0.0.1\u0000\r\n"), "400", "");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { SANDBOX + "?cursor=%zz", SANDBOX + "?cursor=%", SANDBOX + "?cursor=%0",
         SANDBOX + "?cursor=ok&x=%g0", "/nowhere?cursor=%zz", "/q/health/ready?%" })

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -80,9 +81,12 @@ class GatewayTest {
                         .onComplete(v -> vertx.setTimer(200, t -> request.connection().close()));
                 return;
             }
+            String address = request.getHeader("x-svc-client-addr");
             String answer = name + " " + request.uri() + " " + request.getHeader("X-Forwarded-For")
                     + (request.uri().contains("echo") ? " proto=" + request.getHeader("X-Forwarded-Proto") + " host="
-                            + request.getHeader("X-Forwarded-Host") + " forwarded=" + request.getHeader("Forwarded") : "");
+                            + request.getHeader("X-Forwarded-Host") + " forwarded=" + request.getHeader("Forwarded") : "")
+                    + (address == null ? "" : " address-bytes="
+                            + HexFormat.of().formatHex(address.getBytes(StandardCharsets.ISO_8859_1)));
             request.body().onSuccess(body -> {
                 String text = answer + (body.length() > 0 ? " bytes=" + body.length() : "");
                 if (delayMs == 0) {
@@ -173,6 +177,17 @@ class GatewayTest {
         assertThat(rawGet("/users/a", pad)).startsWith("HTTP/1.1 200 ").endsWith("auth /users/a 127.0.0.1");
         pad = "x-pad: " + "h".repeat(Limits.REQUEST_HEADERS_MAX_BYTES) + "\r\n";
         assertThat(rawGet("/users/a", pad)).startsWith("HTTP/1.1 431 ");
+    }
+
+    /**
+     * A header value reaches the service byte for byte as the caller sent it, bytes that are not UTF-8 included:
+     * the service, not the gateway, reads it as text and refuses what is not UTF-8 (422), as behind the ingress.
+     */
+    @Test
+    void passesAHeaderValueByteForByte() {
+        assertThat(rawGet("/users/a", "x-svc-client-addr: 203.0.113.\u00ff caf\u00c3\u00a9\r\n"))
+                .startsWith("HTTP/1.1 200 ").endsWith("auth /users/a 127.0.0.1 address-bytes="
+                        + HexFormat.of().formatHex("203.0.113.".getBytes(StandardCharsets.ISO_8859_1)) + "ff20636166c3a9");
     }
 
     /**
