@@ -1,12 +1,22 @@
 package io.outpost.support.security;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.is;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.jboss.logmanager.ExtLogRecord;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,7 +28,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.outpost.model.Permissions;
 import io.outpost.model.Topics;
 import io.outpost.support.security.revocation.Revocation;
+import io.outpost.support.security.revocation.RevocationFeed;
 import io.outpost.testsupport.ProcessFreeze;
+import io.outpost.testsupport.RawBytes;
 import io.outpost.testsupport.TestKafka;
 import io.outpost.testsupport.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;
@@ -115,6 +127,106 @@ class RevocationTest {
         publish(Revocation.token(jtiOf(marker), "marker", Instant.now().plusSeconds(600).getEpochSecond(), "revoked"));
         await().atMost(WITHIN).until(() -> status(marker) == 403); // the records before it were read
         given().header("Authorization", "Bearer " + token).get("/guarded/sandbox").then().statusCode(200);
+    }
+
+    /**
+     * A record that is not one auth-service writes is not applied at all, however much of it a lenient reader would
+     * read, and is logged with its position and why; the feed reads on, and the good revocation behind them applies.
+     * Each record names a token of its own, which stays accepted. The first three were applied before: a byte that
+     * is not UTF-8 was read as U+FFFD (so a token whose {@code jti} holds U+FFFD was refused), and a key holding
+     * U+0000 was ignored with the rest of the record applied.
+     */
+    @Test
+    void aRecordThatIsNotOneAuthServiceWritesIsNotAppliedInPartAndTheFeedReadsOn() {
+        String id = UUID.randomUUID().toString();
+        long expires = Instant.now().plusSeconds(3600).getEpochSecond();
+        String client = "client-" + id;
+        String template = "{\"type\":\"token\",\"jti\":\"%s\",\"client_id\":\"" + client + "\",\"expires_at\":"
+                + expires + ",\"reason\":\"revoked\"%s}";
+        String ff = "ff-" + id;
+        String overlong = "overlong-" + id;
+        String nulKey = "nul-key-" + id;
+        String twice = "twice-" + id;
+        String utf16 = "utf16-" + id;
+        String noExpiry = "no-expiry-" + id;
+        String wrongType = "wrong-type-" + id;
+        // FF read leniently is U+FFFD; C1 81, an overlong "A", is two U+FFFD to the JDK's lenient decoder
+        String replaced = sign(TOKENS.token().client(client), ff + "\uFFFD");
+        String replacedTwice = sign(TOKENS.token().client(client), overlong + "\uFFFD\uFFFD");
+        String withNulKey = sign(TOKENS.token().client(client), nulKey);
+        String givenTwice = sign(TOKENS.token().client(client), twice);
+        String inUtf16 = sign(TOKENS.token().client(client), utf16);
+        String withoutExpiry = sign(TOKENS.token().client(client), noExpiry);
+        String ofWrongType = sign(TOKENS.token().client(client), wrongType);
+        List<String> tokens = List.of(replaced, replacedTwice, withNulKey, givenTwice, inUtf16, withoutExpiry,
+                ofWrongType);
+        assertThat(tokens.stream().map(RevocationTest::status).toList()).containsOnly(200);
+        List<String> logged = new CopyOnWriteArrayList<>();
+        java.util.logging.Logger feedLog = java.util.logging.Logger.getLogger(RevocationFeed.class.getName());
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        feedLog.addHandler(handler);
+        try {
+            List<RecordMetadata> sent = new ArrayList<>();
+            sent.add(kafka.sendRaw(TOPIC, bytes("token:" + ff),
+                    RawBytes.withRaw(String.format(template, ff + "#", ""), "#", 0xFF)));
+            sent.add(kafka.sendRaw(TOPIC, bytes("token:" + overlong),
+                    RawBytes.withRaw(String.format(template, overlong + "#", ""), "#", 0xC1, 0x81)));
+            sent.add(kafka.sendRaw(TOPIC, bytes("token:" + nulKey),
+                    bytes(String.format(template, nulKey, ",\"\\u0000\":1"))));
+            sent.add(kafka.sendRaw(TOPIC, bytes("token:" + twice),
+                    bytes(String.format(template, twice, ",\"jti\":\"" + twice + "\""))));
+            sent.add(kafka.sendRaw(TOPIC, bytes("token:" + utf16),
+                    String.format(template, utf16, "").getBytes(StandardCharsets.UTF_16LE)));
+            sent.add(kafka.sendRaw(TOPIC, bytes("token:" + noExpiry), bytes(String.format(template, noExpiry, "")
+                    .replace(",\"expires_at\":" + expires, ""))));
+            sent.add(kafka.sendRaw(TOPIC, bytes("token:" + wrongType), bytes(String.format(template, wrongType, "")
+                    .replace("\"expires_at\":" + expires, "\"expires_at\":" + expires + ".5"))));
+
+            String marker = sign(TOKENS.token().client("marker"), "jti-" + UUID.randomUUID());
+            publish(Revocation.token(jtiOf(marker), "marker", Instant.now().plusSeconds(600).getEpochSecond(), "revoked"));
+            await().atMost(WITHIN).until(() -> status(marker) == 403); // the records before it were read
+
+            assertThat(tokens.stream().map(RevocationTest::status).toList()).as("each record's token, in order")
+                    .containsOnly(200);
+            List<String> why = List.of("value: JSON decode error, invalid UTF-8 [json_invalid]",
+                    "value: JSON decode error, invalid UTF-8 [json_invalid]",
+                    "value.\uFFFD.[key]: String should not contain U+0000 or an unpaired surrogate (U+D800..U+DFFF) "
+                            + "[string_pattern_mismatch]",
+                    "value: JSON decode error, a key is given twice in one object [json_invalid]",
+                    "value: JSON decode error, invalid UTF-8 [json_invalid]",
+                    "value: not a revocation (type token with a jti, or client with a client_id and issued_before; "
+                            + "expires_at)",
+                    "value.expires_at: Input should be a valid integer [json_invalid]");
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < sent.size(); i++) {
+                RecordMetadata at = sent.get(i);
+                expected.add("revocation feed: ignored an unreadable record at " + TOPIC + "-" + at.partition() + "@"
+                        + at.offset() + ": " + why.get(i));
+            }
+            // the marker's partition may be read before the others: each record is logged once it is read
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(logged).containsAll(expected));
+            assertThat(tokens.stream().map(RevocationTest::status).toList()).as("once every record is read")
+                    .containsOnly(200);
+        } finally {
+            feedLog.removeHandler(handler);
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private static String sign(TestTokens.Token token, String jti) {

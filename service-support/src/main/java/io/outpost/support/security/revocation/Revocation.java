@@ -20,7 +20,7 @@ public record Revocation(
         String jti,
         @JsonProperty("client_id") String clientId,
         @JsonProperty("issued_before") Long issuedBefore,
-        @JsonProperty("expires_at") long expiresAt,
+        @JsonProperty("expires_at") Long expiresAt,
         String reason) {
 
     public static final String TOKEN = "token";
@@ -40,9 +40,15 @@ public record Revocation(
         return TOKEN.equals(type) ? "token:" + jti : "client:" + clientId;
     }
 
-    /** Whether the record holds what its type needs. */
+    /**
+     * Whether the record holds what its type needs, as auth-service writes it: every record its {@code expires_at}
+     * (without it the entry could not be kept for as long as it matters, nor dropped after).
+     */
     @JsonIgnore
     public boolean wellFormed() {
+        if (expiresAt == null) {
+            return false;
+        }
         if (TOKEN.equals(type)) {
             return jti != null && !jti.isEmpty();
         }

@@ -1,5 +1,8 @@
 package io.outpost.support.security.revocation;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -9,6 +12,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
@@ -19,7 +23,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -27,6 +31,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.outpost.model.error.ErrorDetail;
+import io.outpost.support.json.JsonBinding;
 import io.outpost.support.kafka.KafkaClientSettings;
 import io.outpost.support.security.SecurityConfig;
 import io.quarkus.runtime.ShutdownEvent;
@@ -42,6 +48,11 @@ import io.quarkus.runtime.StartupEvent;
  * <p>While Kafka is unreachable the list keeps what it knows and tokens are otherwise accepted (fail open, see
  * docs/auth.md); the gauge {@code outpost_auth_revocation_feed_connected} shows it, and records published
  * meanwhile arrive when Kafka returns.
+ *
+ * <p>Records are read as bytes and each value by {@link JsonBinding}, as the ingests read theirs: a record that is
+ * not one auth-service writes is applied not at all — never in part, never with U+FFFD in place of bytes that are
+ * not UTF-8 — but logged with its position and why ({@code revocation feed: ignored an unreadable record at
+ * <topic>-<partition>@<offset>: value: …}), and the feed reads on.
  */
 @Singleton
 public class RevocationFeed {
@@ -52,6 +63,12 @@ public class RevocationFeed {
     private static final long CHECK_EVERY_NANOS = Duration.ofSeconds(5).toNanos();
     /** While the topic does not exist yet (auth-service creates it), it is looked for more often. */
     private static final long LOOK_EVERY_NANOS = Duration.ofSeconds(1).toNanos();
+    /** Where a record's faults are located, as in the ingests' dead-letter reasons ({@code value.jti: …}). */
+    private static final List<Object> VALUE = ErrorDetail.loc("value");
+    /** The faults of one record named in its log line (a document may hold up to {@link JsonBinding#MAX_FAULTS}). */
+    private static final int LOGGED_FAULTS = 5;
+    private static final String NOT_A_REVOCATION =
+            "value: not a revocation (type token with a jti, or client with a client_id and issued_before; expires_at)";
 
     private final SecurityConfig config;
     private final RevocationList list;
@@ -61,7 +78,7 @@ public class RevocationFeed {
     private final AtomicLong connected = new AtomicLong();
     private final AtomicLong lag = new AtomicLong(-1);
     private volatile boolean running;
-    private volatile KafkaConsumer<String, String> consumer;
+    private volatile KafkaConsumer<byte[], byte[]> consumer;
     private Thread thread;
 
     public RevocationFeed(SecurityConfig config, RevocationList list, ObjectMapper json, MeterRegistry registry,
@@ -95,7 +112,7 @@ public class RevocationFeed {
 
     void onStop(@Observes ShutdownEvent event) {
         running = false;
-        KafkaConsumer<String, String> current = consumer;
+        KafkaConsumer<byte[], byte[]> current = consumer;
         if (current != null) {
             current.wakeup();
         }
@@ -123,8 +140,8 @@ public class RevocationFeed {
         props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         props.putAll(KafkaClientSettings.configured());
         String topic = config.revocation().topic();
-        try (KafkaConsumer<String, String> kafka = new KafkaConsumer<>(props, new StringDeserializer(),
-                new StringDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> kafka = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             consumer = kafka;
             Set<TopicPartition> assigned = new HashSet<>();
             long nextCheck = 0;
@@ -138,7 +155,7 @@ public class RevocationFeed {
                         Thread.sleep(POLL.toMillis());
                         continue;
                     }
-                    for (ConsumerRecord<String, String> record : kafka.poll(POLL)) {
+                    for (ConsumerRecord<byte[], byte[]> record : kafka.poll(POLL)) {
                         apply(record);
                     }
                 } catch (WakeupException e) {
@@ -158,7 +175,7 @@ public class RevocationFeed {
     }
 
     /** Assigns new partitions (read from the beginning) and measures how far behind the feed is. */
-    private void check(KafkaConsumer<String, String> kafka, String topic, Set<TopicPartition> assigned) {
+    private void check(KafkaConsumer<byte[], byte[]> kafka, String topic, Set<TopicPartition> assigned) {
         try {
             List<PartitionInfo> infos = kafka.partitionsFor(topic, METADATA_TIMEOUT);
             List<TopicPartition> partitions = new ArrayList<>();
@@ -188,24 +205,59 @@ public class RevocationFeed {
         }
     }
 
-    private void apply(ConsumerRecord<String, String> record) {
+    /**
+     * Applies one record, or logs it with its position and why it is not one auth-service writes, and goes on to the
+     * next: a record is applied whole or not at all. The value is read by {@link JsonBinding}, as every Kafka value
+     * of the services is: bytes that are not UTF-8 JSON text (malformed UTF-8, a 0x00 byte), a key given twice, a key
+     * holding U+0000, a value of the wrong JSON type, a document past the parser's limits are each refused by name;
+     * then the record must hold what its type needs ({@link Revocation#wellFormed}). A tombstone's key is read as
+     * strictly: one that is not UTF-8 forgets nothing.
+     */
+    private void apply(ConsumerRecord<byte[], byte[]> record) {
         if (record.key() == null) {
             return;
         }
-        if (record.value() == null) {
-            list.forget(record.key());
-            return;
-        }
+        String why;
         try {
-            Revocation revocation = json.readValue(record.value(), Revocation.class);
-            if (revocation.wellFormed()) {
-                list.apply(revocation);
-                return;
-            }
-        } catch (java.io.IOException | RuntimeException e) {
-            // fall through: reported below
+            why = applied(record);
+        } catch (RuntimeException e) { // nothing foreseen throws: still, one record never stops the feed
+            why = e.toString();
         }
-        LOG.warnf("revocation feed: ignored an unreadable record at %s-%d@%d", record.topic(), record.partition(),
-                record.offset());
+        if (why != null) {
+            LOG.warnf("revocation feed: ignored an unreadable record at %s-%d@%d: %s", record.topic(),
+                    record.partition(), record.offset(), why);
+        }
+    }
+
+    /** Null when the record was applied; else why it was not. */
+    private String applied(ConsumerRecord<byte[], byte[]> record) {
+        if (record.value() == null) {
+            String key = strictUtf8(record.key());
+            if (key == null) {
+                return "key: not UTF-8";
+            }
+            list.forget(key);
+            return null;
+        }
+        JsonBinding.Read<Revocation> read = JsonBinding.read(json, record.value(), Revocation.class, VALUE);
+        List<ErrorDetail> faults = read.faults();
+        if (!faults.isEmpty()) {
+            return faults.stream().limit(LOGGED_FAULTS).map(ErrorDetail::describe).collect(Collectors.joining("; "))
+                    + (faults.size() > LOGGED_FAULTS ? "; and " + (faults.size() - LOGGED_FAULTS) + " more" : "");
+        }
+        if (read.value() == null || !read.value().wellFormed()) {
+            return NOT_A_REVOCATION;
+        }
+        list.apply(read.value());
+        return null;
+    }
+
+    /** {@code bytes} as UTF-8; null when they are not well-formed UTF-8 (a new decoder reports, never replaces). */
+    private static String strictUtf8(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
     }
 }
