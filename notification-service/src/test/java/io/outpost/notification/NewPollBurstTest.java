@@ -50,6 +50,9 @@ class NewPollBurstTest {
     @Inject
     MeterRegistry meters;
 
+    @Inject
+    io.vertx.mutiny.sqlclient.Pool pool;
+
     @BeforeAll
     static void store() {
         other = new OtherReplica("test-new-poll-burst");
@@ -123,6 +126,28 @@ class NewPollBurstTest {
         }
         // the query deadline is 5 s: those queued behind the blocked queries are not answered a deadline later
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(6_500));
+        UUID player = UUID.randomUUID();
+        assertThat(ids(page(poll(reader(player), "deadline=0").get()))).isEmpty();
+    }
+
+    /** Backends other than the asking one running a start query (NotificationStore's START_MANY). */
+    private long startQueriesRunning() {
+        return pool.query("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() "
+                + "AND query LIKE '%WITH ORDINALITY AS w(p, id, tok, earliest, lim, k)%'").execute()
+                .await().atMost(Duration.ofSeconds(5)).iterator().next().getLong(0);
+    }
+
+    @Test
+    void aNewPollPastItsDeadlineIs503AndLeavesNoQueryRunning() throws Exception {
+        try (TableLock lock = TableLock.take("notification.player_cursor")) {
+            HttpResponse<String> response = poll(reader(UUID.randomUUID()), "deadline=0").get();
+            assertThat(response.statusCode()).isEqualTo(503);
+            assertThat(response.body()).isEqualTo("{\"error_code\":\"store_unavailable\","
+                    + "\"desc\":\"The store is unavailable for a moment; retry shortly\"}");
+            // the table is still locked: only a cancel ends the start query's wait this soon (lock_timeout: 10 s)
+            await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(50))
+                    .untilAsserted(() -> assertThat(startQueriesRunning()).as("start queries still running").isZero());
+        }
         UUID player = UUID.randomUUID();
         assertThat(ids(page(poll(reader(player), "deadline=0").get()))).isEmpty();
     }

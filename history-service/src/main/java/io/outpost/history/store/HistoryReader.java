@@ -9,9 +9,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.node.POJONode;
 
 import io.outpost.model.api.HistoryTransaction;
+import io.outpost.support.store.Transactions;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
@@ -70,7 +72,7 @@ public class HistoryReader {
     private Uni<NameMatch> names(ListingQuery query) {
         Tuple params = Tuple.of(query.sandboxId(), query.resourceType(), likeLiteral(query.nameContains()),
                 NAMES_BY_VALUE + 1);
-        return pool.preparedQuery(NAMES).execute(params).map(result -> {
+        return statement(NAMES, params).map(result -> {
             List<String> names = new ArrayList<>(result.size());
             long nameCount = 0;
             long matches = 0;
@@ -93,7 +95,7 @@ public class HistoryReader {
         }
         params.add(query.limit());
         sql.append(" ORDER BY id ").append(query.ascending() ? "ASC" : "DESC").append(" LIMIT $").append(params.size());
-        return pool.preparedQuery(sql.toString()).execute(Tuple.from(params)).map(result -> {
+        return statement(sql.toString(), Tuple.from(params)).map(result -> {
             List<StoredTransaction> page = new ArrayList<>(result.size());
             for (Row row : result) {
                 page.add(transaction(row));
@@ -114,8 +116,16 @@ public class HistoryReader {
             params.add(query.sandboxId());
             params.add(query.resourceType());
         }
-        return pool.preparedQuery(sql.toString()).execute(Tuple.from(params))
+        return statement(sql.toString(), Tuple.from(params))
                 .map(result -> result.size() == 0 ? 0L : result.iterator().next().getLong("total"));
+    }
+
+    /**
+     * One statement on a pooled connection, cancelled in PostgreSQL when the listing is given up on (its query
+     * deadline, {@code StoreDeadline}): the page and the total run at once, each on its own connection.
+     */
+    private Uni<RowSet<Row>> statement(String sql, Tuple params) {
+        return Transactions.withConnection(pool, connection -> connection.preparedQuery(sql).execute(params));
     }
 
     private static void where(StringBuilder sql, List<Object> params, ListingQuery query, NameMatch names) {

@@ -264,7 +264,7 @@ public class NotificationStore {
      */
     public Uni<List<StoredNotification>> after(UUID player, long seq, int limit) {
         afterQueries.increment();
-        return deadline.bound(pool.preparedQuery(AFTER).execute(Tuple.of(player, seq, limit))).map(rows -> {
+        return deadline.query(pool, c -> c.preparedQuery(AFTER).execute(Tuple.of(player, seq, limit))).map(rows -> {
             List<StoredNotification> page = new ArrayList<>(rows.size());
             for (Row row : rows) {
                 page.add(stored(row));
@@ -291,7 +291,7 @@ public class NotificationStore {
             limits[i] = wants.get(i).limit();
         }
         afterManyQueries.increment();
-        return deadline.bound(pool.preparedQuery(AFTER_MANY).execute(Tuple.of(players, afters, limits))).map(rows -> {
+        return deadline.query(pool, c -> c.preparedQuery(AFTER_MANY).execute(Tuple.of(players, afters, limits))).map(rows -> {
             List<List<StoredNotification>> found = new ArrayList<>(wants.size());
             for (int i = 0; i < wants.size(); i++) {
                 found.add(new ArrayList<>());
@@ -340,7 +340,7 @@ public class NotificationStore {
             limits[i] = want.limit();
         }
         startQueries.increment();
-        return deadline.bound(pool.preparedQuery(START_MANY).execute(Tuple.of(players, ids, tokens, earliest, limits)))
+        return deadline.query(pool, c -> c.preparedQuery(START_MANY).execute(Tuple.of(players, ids, tokens, earliest, limits)))
                 .map(rows -> {
                     List<Start> starts = new ArrayList<>(size);
                     List<StoredNotification> page = null;
@@ -364,7 +364,7 @@ public class NotificationStore {
     /** The last sequence handed out to each of {@code players}; players never notified are absent. */
     public Uni<Map<UUID, Long>> heads(List<UUID> players) {
         headQueries.increment();
-        return deadline.bound(pool.preparedQuery(HEADS).execute(Tuple.of(players.toArray(UUID[]::new))))
+        return deadline.query(pool, c -> c.preparedQuery(HEADS).execute(Tuple.of(players.toArray(UUID[]::new))))
                 .map(rows -> {
                     Map<UUID, Long> heads = new HashMap<>(rows.size() * 2);
                     for (Row row : rows) {

@@ -113,6 +113,31 @@ class StalledTransactionTest {
         }
     }
 
+    /** Backends running a {@code pg_sleep} of {@code seconds} (other than the asking one). */
+    private static long sleeping(Pool monitor, int seconds) throws Exception {
+        return get(monitor.preparedQuery("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' "
+                + "AND pid <> pg_backend_pid() AND query = $1").execute(Tuple.of("SELECT pg_sleep(" + seconds + ")")))
+                .iterator().next().getLong(0);
+    }
+
+    @Test
+    void aQueryPastItsDeadlineIsUnavailableAndCancelledInPostgreSQL() throws Exception {
+        Pool monitor = pool(null);
+        io.vertx.mutiny.sqlclient.Pool ours = io.vertx.mutiny.sqlclient.Pool.newInstance(pool(TestStoreConfig.defaults()));
+        int seconds = 50 + ThreadLocalRandom.current().nextInt(1000); // this test's query, told apart from others'
+        StoreDeadline deadline = new StoreDeadline(Duration.ofMillis(500));
+        assertThatThrownBy(() -> deadline.query(ours, connection -> connection.query("SELECT pg_sleep(" + seconds + ")")
+                .execute()).await().atMost(Duration.ofSeconds(10)))
+                .isInstanceOfSatisfying(StoreUnavailableException.class,
+                        unavailable -> assertThat(unavailable.fault()).isEqualTo(StoreFault.TIMEOUT));
+        // a slow query is bounded by nothing else: only the cancel ends it
+        await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(50))
+                .untilAsserted(() -> assertThat(sleeping(monitor, seconds)).as("backends still sleeping").isZero());
+        // the pool's one connection is back, usable
+        assertThat(deadline.query(ours, connection -> connection.query("SELECT 1").execute())
+                .await().atMost(Duration.ofSeconds(2)).iterator().next().getInteger(0)).isEqualTo(1);
+    }
+
     @Test
     void aTransactionItsCallerStoppedWaitingForLeavesNoBackendWaiting() throws Exception {
         Pool holder = pool(null);
