@@ -17,8 +17,12 @@ import io.smallrye.mutiny.Uni;
  */
 public abstract class ConsumedTopic<E> {
 
-    /** Where and how to consume. */
-    public record Settings(String bootstrapServers, String groupId, int maxBatch, boolean enabled) {
+    /**
+     * Where and how to consume; {@code storeTimeout}: how long one {@link #store} call may take before it is
+     * abandoned and retried (a timeout).
+     */
+    public record Settings(String bootstrapServers, String groupId, int maxBatch, boolean enabled,
+            Duration storeTimeout) {
     }
 
     private final String topic;
@@ -64,7 +68,7 @@ public abstract class ConsumedTopic<E> {
                 .meters(meters)
                 .validator(this::validate)
                 .store(this::store)
-                .storeTimeout(Duration.ofSeconds(30))
+                .storeTimeout(settings.storeTimeout())
                 .build()
                 .start();
     }

@@ -1,5 +1,7 @@
 package io.outpost.history.config;
 
+import java.time.Duration;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -29,4 +31,12 @@ public interface HistoryConfig {
     /** Whether this replica consumes the topic at all (a read-only replica may leave it to the others). */
     @WithDefault("true")
     boolean ingestEnabled();
+
+    /**
+     * How long one store call of the ingest (a batch's {@code transactions}) may take; then it is abandoned — cancelled in
+     * PostgreSQL — and the batch retried after a back-off, counted as {@code reason="timeout"}. Keep it above
+     * {@code outpost.store.lock-timeout} (10 s), so a writer waiting behind another's locks gives up on its own first.
+     */
+    @WithDefault("PT30S")
+    Duration ingestStoreTimeout();
 }

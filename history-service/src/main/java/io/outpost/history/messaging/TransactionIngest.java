@@ -34,7 +34,8 @@ public class TransactionIngest extends ConsumedTopic<ConfigTransactionEvent> {
             @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
         // the shared mapper keeps a snapshot's decimals as sent (service-support's ExactNumbersCustomizer)
         super(Topics.SANDBOX_CONFIG_TRANSACTIONS, ConfigTransactionEvent.class, mapper, meters, new Settings(
-                bootstrapServers, config.consumerGroup(), config.ingestBatch(), config.ingestEnabled()));
+                bootstrapServers, config.consumerGroup(), config.ingestBatch(), config.ingestEnabled(),
+                config.ingestStoreTimeout()));
         this.store = store;
         this.writers = config.ingestWriters();
     }

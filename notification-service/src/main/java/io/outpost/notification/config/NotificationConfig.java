@@ -43,6 +43,14 @@ public interface NotificationConfig {
     @WithDefault("true")
     boolean ingestEnabled();
 
+    /**
+     * How long one store call of the ingest (a batch's {@code insert}) may take; then it is abandoned — cancelled in
+     * PostgreSQL — and the batch retried after a back-off, counted as {@code reason="timeout"}. Keep it above
+     * {@code outpost.store.lock-timeout} (10 s), so a writer waiting behind another's locks gives up on its own first.
+     */
+    @WithDefault("PT30S")
+    Duration ingestStoreTimeout();
+
     /** Pause before the wake-up listener (PostgreSQL LISTEN) reconnects after losing its connection. */
     @WithDefault("PT1S")
     Duration listenReconnectDelay();

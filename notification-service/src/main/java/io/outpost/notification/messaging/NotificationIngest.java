@@ -43,7 +43,8 @@ public class NotificationIngest extends ConsumedTopic<NotificationEvent> {
     public NotificationIngest(NotificationStore store, ObjectMapper mapper, MeterRegistry meters,
             NotificationConfig config, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
         super(Topics.PLAYER_NOTIFICATIONS, NotificationEvent.class, mapper, meters, new Settings(bootstrapServers,
-                config.consumerGroup(), config.ingestBatchSize(), config.ingestEnabled()));
+                config.consumerGroup(), config.ingestBatchSize(), config.ingestEnabled(),
+                config.ingestStoreTimeout()));
         this.store = store;
         this.mapper = mapper;
     }

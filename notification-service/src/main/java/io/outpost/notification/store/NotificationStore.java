@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -21,6 +22,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.outpost.model.api.Notification;
 import io.outpost.support.store.StoreDeadline;
+import io.outpost.support.store.Transactions;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -221,8 +223,12 @@ public class NotificationStore {
         }
         Tuple args = Tuple.tuple().addArrayOfUUID(players).addArrayOfString(ids).addArrayOfString(messages)
                 .addArrayOfString(urls).addArrayOfString(data).addArrayOfString(etags).addArrayOfOffsetDateTime(created);
-        return ingestPool.preparedQuery(INSERT_BATCH).execute(args).map(rows -> stored(batch, rows))
-                .invoke(stored -> listener.stored(stored)).onFailure().invoke(failure -> listener.failed(failure));
+        // cancelled in PostgreSQL when the ingest gives up on it (its store timeout), as history's appends are
+        return Transactions.withConnection(ingestPool, c -> c.preparedQuery(INSERT_BATCH).execute(args))
+                .map(rows -> stored(batch, rows))
+                .invoke(stored -> listener.stored(stored)).onFailure().invoke(failure -> listener.failed(failure))
+                // given up on: it may have committed all the same, unannounced here, as a failed one may
+                .onCancellation().invoke(() -> listener.failed(new CancellationException("insert abandoned")));
     }
 
     /** The batch's notifications the rows say were inserted (a repeated id: its first one in the batch). */

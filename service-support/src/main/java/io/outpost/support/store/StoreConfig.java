@@ -44,9 +44,9 @@ public interface StoreConfig {
     /**
      * How long a statement may wait for a lock another session holds (PostgreSQL's {@code lock_timeout}, asked for
      * by every session when it starts); then it fails with SQLSTATE 55P03, a {@link StoreFault#TIMEOUT}: the batch is
-     * retried, the request answered 503. Below the ingest's deadline on one store call (30 s), so a writer waiting
-     * behind another's locks gives up — and frees its backend — before its call is abandoned and retried beside the
-     * backend still waiting. Zero: wait without end.
+     * retried, the request answered 503. Below the ingest's deadline on one store call ({@code ingest-store-timeout}
+     * of each consuming service, 30 s), so a writer waiting behind another's locks gives up — and frees its backend —
+     * before its call is abandoned and retried beside the backend still waiting. Zero: wait without end.
      */
     @WithDefault("PT10S")
     Duration lockTimeout();
