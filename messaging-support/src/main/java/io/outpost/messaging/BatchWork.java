@@ -143,7 +143,8 @@ final class BatchWork<E> {
                 return storeIsolating(part.subList(0, half)) + storeIsolating(part.subList(half, part.size()));
             }
             ConsumerRecord<byte[], byte[]> record = sources.get(part.get(0));
-            Refusal refusal = new Refusal("value: " + storeReason(failure) + " [store_refused]", "store_refused");
+            Refusal refusal = new Refusal("value: " + storeReason(failure) + " [" + Refusals.STORE_REFUSED + "]",
+                    Refusals.STORE_REFUSED);
             LOG.warnf("the store refused %s/%d/%d: %s", record.topic(), record.partition(), record.offset(),
                     refusal.reason());
             context.refusals().refuse(new TopicPartition(record.topic(), record.partition()), record.offset(), refusal);

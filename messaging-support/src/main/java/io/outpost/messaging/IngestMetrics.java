@@ -33,6 +33,9 @@ final class IngestMetrics {
                 .baseUnit("seconds")
                 .description("Seconds since this instance last committed offsets (or started consuming)")
                 .register(this.registry);
+        // every (topic, reason) at zero from the start: a first letter is then an increase() like any other,
+        // instead of a series that appears at 1 (the alert OutpostDeadLettersGrowing relies on it)
+        Refusals.REASONS.forEach(this::deadLetters);
     }
 
     void stored(int count) {
@@ -40,10 +43,13 @@ final class IngestMetrics {
     }
 
     void deadLettered(String reason) {
-        deadLettered.computeIfAbsent(reason, r -> Counter.builder("outpost.ingest.records.dead.lettered")
+        deadLetters(reason).increment();
+    }
+
+    private Counter deadLetters(String reason) {
+        return deadLettered.computeIfAbsent(reason, r -> Counter.builder("outpost.ingest.records.dead.lettered")
                 .tag("topic", topic).tag("reason", r)
-                .description("Records of the topic sent to its dead-letter topic, by reason").register(registry))
-                .increment();
+                .description("Records of the topic sent to its dead-letter topic, by reason").register(registry));
     }
 
     void retried(String reason) {

@@ -1,9 +1,14 @@
 package io.outpost.messaging;
 
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import org.apache.kafka.common.TopicPartition;
+
+import io.outpost.model.error.ErrorType;
 
 /**
  * What the ingest knows about refused records of batches not yet committed, by where they sit: why each was
@@ -12,6 +17,13 @@ import org.apache.kafka.common.TopicPartition;
  * Used from the consumer's thread, the store's thread and the dead-letter producer's callbacks.
  */
 final class Refusals {
+
+    /** The reason of a record the store itself refused ({@link io.outpost.support.store.StoreFault#DATA}). */
+    static final String STORE_REFUSED = "store_refused";
+
+    /** Every reason a record may be refused for: a fault type of DESIGN §5 (the first of its faults), or the store's. */
+    static final List<String> REASONS = Stream.concat(Arrays.stream(ErrorType.values()).map(ErrorType::code),
+            Stream.of(STORE_REFUSED)).toList();
 
     /** Why a record is refused: the text of its {@code outpost-dlq-reason} header and the metric's reason. */
     record Refusal(String reason, String type) {
