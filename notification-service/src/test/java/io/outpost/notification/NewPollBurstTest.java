@@ -145,7 +145,7 @@ class NewPollBurstTest {
             assertThat(response.body()).isEqualTo("{\"error_code\":\"store_unavailable\","
                     + "\"desc\":\"The store is unavailable for a moment; retry shortly\"}");
             // the table is still locked: only a cancel ends the start query's wait this soon (lock_timeout: 10 s)
-            await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(50))
+            await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(50))
                     .untilAsserted(() -> assertThat(startQueriesRunning()).as("start queries still running").isZero());
         }
         UUID player = UUID.randomUUID();
