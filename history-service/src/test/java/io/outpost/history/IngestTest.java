@@ -74,12 +74,15 @@ class IngestTest {
         UUID sandbox = UUID.randomUUID();
         List<ObjectNode> events = new ArrayList<>();
         for (String issuedAt : List.of("2026-12-31T23:59:59.9999999Z", "2026-05-06T07:08:09.123456789Z",
-                "2026-06-30T23:59:60Z")) {
+                "2026-06-30T23:59:60Z",
+                // before 2000 and before 1970: negative offsets in PostgreSQL's and Java's binary forms
+                "1999-12-31T23:59:59.9999999Z", "1969-12-31T23:59:59.0000019Z", "0001-01-01T00:00:00.0000009Z")) {
             events.add(role(sandbox, UUID.randomUUID(), "t").put("issued_at", issuedAt));
         }
-        HistoryFixture.publishAndAwait(events, 3);
+        HistoryFixture.publishAndAwait(events, 6);
         assertThat(page(sandbox, ROLE, Map.of("sort_order", "asc")).getList("transactions.issued_at", String.class))
-                .containsExactly("2026-12-31T23:59:59.999999Z", "2026-05-06T07:08:09.123456Z", "2026-06-30T23:59:59Z");
+                .containsExactly("2026-12-31T23:59:59.999999Z", "2026-05-06T07:08:09.123456Z", "2026-06-30T23:59:59Z",
+                        "1999-12-31T23:59:59.999999Z", "1969-12-31T23:59:59.000001Z", "0001-01-01T00:00:00Z");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.outpost.history.store;
 
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -55,17 +57,16 @@ public class TransactionStore {
 
     private static final String APPEND = """
             WITH input AS (
-                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                                     $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
+                SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::uuid[], $5::int8[], $6::text[],
+                                     $7::timestamptz[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
                     WITH ORDINALITY AS i(transaction_id, sandbox_id, resource_type, resource_id, legacy_id, account_id,
                          issued_at, operation, version_id, version_name, version, name_folded, ord)
             ), inserted AS (
                 INSERT INTO history.config_transaction (sandbox_id, resource_type, resource_id, legacy_id,
                         transaction_id, account_id, issued_at, operation, version_id, version_name, version,
                         name_folded)
-                SELECT sandbox_id::uuid, resource_type, resource_id::uuid, legacy_id::bigint, transaction_id,
-                       account_id, issued_at::timestamptz, operation, version_id, version_name, version::jsonb,
-                       name_folded
+                SELECT sandbox_id, resource_type, resource_id, legacy_id, transaction_id,
+                       account_id, issued_at, operation, version_id, version_name, version::jsonb, name_folded
                 FROM input ORDER BY ord
                 -- a transaction stored before, or earlier in this batch, is skipped (its id is left unused)
                 ON CONFLICT (transaction_id) DO NOTHING
@@ -166,31 +167,45 @@ public class TransactionStore {
      */
     public Uni<Integer> append(SqlConnection connection, List<ConfigTransactionEvent> events) {
         int n = events.size();
-        String[][] columns = new String[12][n];
+        // typed arrays, sent in PostgreSQL's binary form: no uuid, bigint or timestamptz text for either side to
+        // write and parse per row (the JSON snapshot stays text: jsonb's binary form is its text)
+        String[] transactionIds = new String[n];
+        UUID[] sandboxIds = new UUID[n];
+        String[] resourceTypes = new String[n];
+        UUID[] resourceIds = new UUID[n];
+        Long[] legacyIds = new Long[n];
+        String[] accountIds = new String[n];
+        OffsetDateTime[] issuedAts = new OffsetDateTime[n];
+        String[] operations = new String[n];
+        String[] versionIds = new String[n];
+        String[] versionNames = new String[n];
+        String[] versions = new String[n];
+        String[] namesFolded = new String[n];
         Set<UUID> sandboxes = new TreeSet<>();
         for (int i = 0; i < n; i++) {
             ConfigTransactionEvent e = events.get(i);
             UUID sandbox = UUID.fromString(e.sandboxId());
             sandboxes.add(sandbox);
-            columns[0][i] = e.transactionId();
-            columns[1][i] = sandbox.toString();
-            columns[2][i] = e.resourceType();
-            columns[3][i] = e.resourceId();
-            columns[4][i] = e.legacyId() == null ? null : e.legacyId().toString();
-            columns[5][i] = e.accountId();
-            // PostgreSQL keeps microseconds and would round the rest (….9999999 to the next second, even year)
-            columns[6][i] = e.issuedAt().truncatedTo(ChronoUnit.MICROS).toString();
-            columns[7][i] = e.operation();
-            columns[8][i] = e.versionId();
-            columns[9][i] = e.versionName();
-            columns[10][i] = json(e);
+            transactionIds[i] = e.transactionId();
+            sandboxIds[i] = sandbox;
+            resourceTypes[i] = e.resourceType();
+            resourceIds[i] = UUID.fromString(e.resourceId());
+            legacyIds[i] = e.legacyId();
+            accountIds[i] = e.accountId();
+            // PostgreSQL keeps microseconds: cut the rest here (the binary form carries whole microseconds)
+            issuedAts[i] = e.issuedAt().truncatedTo(ChronoUnit.MICROS).atOffset(ZoneOffset.UTC);
+            operations[i] = e.operation();
+            versionIds[i] = e.versionId();
+            versionNames[i] = e.versionName();
+            versions[i] = json(e);
             // only roles are filtered by name: a profile list's name is neither folded nor indexed
-            columns[11][i] = ConfigTransactionEvent.ROLE.equals(e.resourceType()) ? NameFold.ofVersion(e.version()) : null;
+            namesFolded[i] = ConfigTransactionEvent.ROLE.equals(e.resourceType()) ? NameFold.ofVersion(e.version()) : null;
         }
-        Tuple rows = Tuple.tuple();
-        for (String[] column : columns) {
-            rows.addArrayOfString(column);
-        }
+        Tuple rows = Tuple.tuple().addArrayOfString(transactionIds).addArrayOfUUID(sandboxIds)
+                .addArrayOfString(resourceTypes).addArrayOfUUID(resourceIds).addArrayOfLong(legacyIds)
+                .addArrayOfString(accountIds).addArrayOfOffsetDateTime(issuedAts).addArrayOfString(operations)
+                .addArrayOfString(versionIds).addArrayOfString(versionNames).addArrayOfString(versions)
+                .addArrayOfString(namesFolded);
         return connection.preparedQuery(LOCK).execute(locks(sandboxes))
                 .chain(() -> connection.preparedQuery(APPEND).execute(rows))
                 .map(result -> result.iterator().next().getLong("appended").intValue());
