@@ -193,8 +193,10 @@ public final class InputParser {
      * sent on several lines is one value, its lines joined by {@code ", "} (RFC 9110 §5.3), and counted whole.
      * Bytes that are not well-formed UTF-8 ({@code FF}, an overlong {@code C0 80}, an encoded surrogate, a sequence
      * cut short) are refused, {@link #headerNotUtf8}, never read with U+FFFD in their place (which made {@code FF}
-     * and {@code FE} one value). HTTP/1.1 itself cannot carry U+0000 in a header (the server's decoder refuses the
-     * request), but the check holds whatever the transport.
+     * and {@code FE} one value). A control character — U+0000 to U+001F but the tab, and U+007F, which a field
+     * value may not hold (RFC 9110 §5.5) — is refused too, {@link #headerControlCharacter}: HTTP/1.1's decoder answers
+     * such a request 400 before any route, and the ports speak nothing else ({@code quarkus.http.http2=false}), but
+     * the check holds whatever the transport, as it did not when h2c handed a bare CR over.
      */
     public String header(String name, int max) {
         List<String> lines = headers.getAll(name);
@@ -207,7 +209,26 @@ public final class InputParser {
             errors.add(headerNotUtf8(loc));
             return null;
         }
+        if (holdsControlCharacter(raw)) {
+            errors.add(headerControlCharacter(loc));
+            return null;
+        }
         return Constraints.text(errors, loc, raw, 0, max) ? raw : null;
+    }
+
+    private static boolean holdsControlCharacter(String value) {
+        for (int i = 0, n = value.length(); i < n; i++) {
+            char c = value.charAt(i);
+            if (c < ' ' && c != '\t' || c == 0x7F) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A header holding a control character (U+0000 included): {@code value_error} at {@code ["header", name]}. */
+    static ErrorDetail headerControlCharacter(List<Object> loc) {
+        return ErrorDetail.valueError(loc, "control character");
     }
 
     /**
