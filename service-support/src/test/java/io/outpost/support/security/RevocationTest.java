@@ -161,24 +161,7 @@ class RevocationTest {
         List<String> tokens = List.of(replaced, replacedTwice, withNulKey, givenTwice, inUtf16, withoutExpiry,
                 ofWrongType);
         assertThat(tokens.stream().map(RevocationTest::status).toList()).containsOnly(200);
-        List<String> logged = new CopyOnWriteArrayList<>();
-        java.util.logging.Logger feedLog = java.util.logging.Logger.getLogger(RevocationFeed.class.getName());
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                logged.add(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        feedLog.addHandler(handler);
-        try {
+        try (FeedLog log = new FeedLog()) {
             List<RecordMetadata> sent = new ArrayList<>();
             sent.add(kafka.sendRaw(TOPIC, bytes("token:" + ff),
                     RawBytes.withRaw(String.format(template, ff + "#", ""), "#", 0xFF)));
@@ -210,6 +193,72 @@ class RevocationTest {
                     "value: not a revocation (type token with a jti, or client with a client_id and issued_before; "
                             + "expires_at)",
                     "value.expires_at: Input should be a valid integer [json_invalid]");
+            log.awaitIgnored(sent, why);
+            assertThat(tokens.stream().map(RevocationTest::status).toList()).as("once every record is read")
+                    .containsOnly(200);
+        }
+    }
+
+    /**
+     * auth-service keys each record by what it revokes ({@code token:<jti>}, {@code client:<client_id>}): a record
+     * under another key — another token's, a client's, the bare jti, bytes that are not UTF-8 — is logged with its
+     * position and not applied, as the unreadable ones are; the feed reads on, and the record behind them, keyed as
+     * auth-service keys it, applies. Each was applied before.
+     */
+    @Test
+    void aRecordUnderAnotherKeyThanItsValuesIsNotApplied() {
+        String id = UUID.randomUUID().toString();
+        long expires = Instant.now().plusSeconds(3600).getEpochSecond();
+        String client = "client-" + id;
+        List<String> jtis = List.of("other-token-" + id, "client-key-" + id, "bare-" + id, "ff-" + id);
+        List<String> tokens = new ArrayList<>();
+        jtis.forEach(jti -> tokens.add(sign(TOKENS.token().client(client), jti)));
+        String cutOff = "cut-off-" + id;
+        String earlier = sign(TOKENS.token().client(cutOff).issuedAt(Instant.now().minusSeconds(30)), null);
+        tokens.add(earlier);
+        assertThat(tokens.stream().map(RevocationTest::status).toList()).containsOnly(200);
+        try (FeedLog log = new FeedLog()) {
+            List<RecordMetadata> sent = new ArrayList<>();
+            List<byte[]> keys = List.of(bytes("token:another-" + id), bytes("client:" + client), bytes(jtis.get(2)),
+                    RawBytes.withRaw("token:" + jtis.get(3) + "#", "#", 0xFF));
+            for (int i = 0; i < keys.size(); i++) {
+                sent.add(kafka.sendRaw(TOPIC, keys.get(i), bytes(json(Revocation.token(jtis.get(i), client, expires,
+                        "revoked")))));
+            }
+            sent.add(kafka.sendRaw(TOPIC, bytes("token:" + cutOff), bytes(json(Revocation.client(cutOff,
+                    Instant.now().getEpochSecond() + 1, expires, "disabled")))));
+
+            String marker = sign(TOKENS.token().client("marker"), "jti-" + UUID.randomUUID());
+            publish(Revocation.token(jtiOf(marker), "marker", Instant.now().plusSeconds(600).getEpochSecond(), "revoked"));
+            await().atMost(WITHIN).until(() -> status(marker) == 403); // the records before it were read
+
+            assertThat(tokens.stream().map(RevocationTest::status).toList()).as("each record's token, in order")
+                    .containsOnly(200);
+            log.awaitIgnored(sent, java.util.Collections.nCopies(sent.size(),
+                    "key: not the value's own (token:<jti>, or client:<client_id>)"));
+            assertThat(tokens.stream().map(RevocationTest::status).toList()).as("once every record is read")
+                    .containsOnly(200);
+        }
+    }
+
+    /** The feed's log lines while open. */
+    private static final class FeedLog extends Handler implements AutoCloseable {
+
+        private final List<String> logged = new CopyOnWriteArrayList<>();
+        private final java.util.logging.Logger feedLog =
+                java.util.logging.Logger.getLogger(RevocationFeed.class.getName());
+
+        FeedLog() {
+            feedLog.addHandler(this);
+        }
+
+        @Override
+        public void publish(LogRecord record) {
+            logged.add(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
+        }
+
+        /** Waits until each of {@code sent} is logged as ignored, with its reason in {@code why}. */
+        void awaitIgnored(List<RecordMetadata> sent, List<String> why) {
             List<String> expected = new ArrayList<>();
             for (int i = 0; i < sent.size(); i++) {
                 RecordMetadata at = sent.get(i);
@@ -218,10 +267,15 @@ class RevocationTest {
             }
             // the marker's partition may be read before the others: each record is logged once it is read
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(logged).containsAll(expected));
-            assertThat(tokens.stream().map(RevocationTest::status).toList()).as("once every record is read")
-                    .containsOnly(200);
-        } finally {
-            feedLog.removeHandler(handler);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+            feedLog.removeHandler(this);
         }
     }
 
@@ -246,8 +300,12 @@ class RevocationTest {
     }
 
     private static void publish(Revocation revocation) {
+        kafka.send(TOPIC, revocation.key(), json(revocation));
+    }
+
+    private static String json(Revocation revocation) {
         try {
-            kafka.send(TOPIC, revocation.key(), JSON.writeValueAsString(revocation));
+            return JSON.writeValueAsString(revocation);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

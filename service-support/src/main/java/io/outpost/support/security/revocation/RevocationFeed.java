@@ -52,7 +52,8 @@ import io.quarkus.runtime.StartupEvent;
  * <p>Records are read as bytes and each value by {@link JsonBinding}, as the ingests read theirs: a record that is
  * not one auth-service writes is applied not at all — never in part, never with U+FFFD in place of bytes that are
  * not UTF-8 — but logged with its position and why ({@code revocation feed: ignored an unreadable record at
- * <topic>-<partition>@<offset>: value: …}), and the feed reads on.
+ * <topic>-<partition>@<offset>: value: …}), and the feed reads on. So is a record whose key is not the one
+ * auth-service gives its value ({@link Revocation#key()}: {@code token:<jti>}, {@code client:<client_id>}).
  */
 @Singleton
 public class RevocationFeed {
@@ -69,6 +70,12 @@ public class RevocationFeed {
     private static final int LOGGED_FAULTS = 5;
     private static final String NOT_A_REVOCATION =
             "value: not a revocation (type token with a jti, or client with a client_id and issued_before; expires_at)";
+    /**
+     * Compaction keeps the last record of each key, and a tombstone forgets by key: a record under another key than
+     * its value's would be dropped or outlived by records about something else, so that replicas started at other
+     * times would disagree about it.
+     */
+    private static final String NOT_ITS_KEY = "key: not the value's own (token:<jti>, or client:<client_id>)";
 
     private final SecurityConfig config;
     private final RevocationList list;
@@ -210,8 +217,8 @@ public class RevocationFeed {
      * next: a record is applied whole or not at all. The value is read by {@link JsonBinding}, as every Kafka value
      * of the services is: bytes that are not UTF-8 JSON text (malformed UTF-8, a 0x00 byte), a key given twice, a key
      * holding U+0000, a value of the wrong JSON type, a document past the parser's limits are each refused by name;
-     * then the record must hold what its type needs ({@link Revocation#wellFormed}). A tombstone's key is read as
-     * strictly: one that is not UTF-8 forgets nothing.
+     * then the record must hold what its type needs ({@link Revocation#wellFormed}), under its own key, read as
+     * strictly as a tombstone's: a key that is not UTF-8 forgets nothing, and matches no value.
      */
     private void apply(ConsumerRecord<byte[], byte[]> record) {
         if (record.key() == null) {
@@ -247,6 +254,9 @@ public class RevocationFeed {
         }
         if (read.value() == null || !read.value().wellFormed()) {
             return NOT_A_REVOCATION;
+        }
+        if (!read.value().key().equals(strictUtf8(record.key()))) {
+            return NOT_ITS_KEY;
         }
         list.apply(read.value());
         return null;
