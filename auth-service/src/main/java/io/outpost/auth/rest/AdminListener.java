@@ -66,7 +66,10 @@ public class AdminListener {
         // Quarkus's HTTP metrics tag a server with its port when its options name one; both servers must agree
         // (a fixed main port and a free admin port) or the registry refuses the second server's meters
         HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(mainPort > 0 ? port : 0)
-                .setIdleTimeout(60);
+                .setIdleTimeout(60)
+                // HTTP/1.1 only, as the public port (quarkus.http.http2=false): Vert.x's h2c decoder checks no
+                // header values (docs/architecture.md, "HTTP/1.1 only")
+                .setHttp2ClearTextEnabled(false);
         server = vertx.createHttpServer(options)
                 .requestHandler(request -> VertxHttpRecorder.getRootHandler().handle(request))
                 .listen(port, host)

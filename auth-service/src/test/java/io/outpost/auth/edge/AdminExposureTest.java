@@ -5,6 +5,12 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.hasItem;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -12,6 +18,8 @@ import org.junit.jupiter.api.Test;
 
 import io.outpost.auth.GatewayInFront;
 import io.outpost.auth.TestClients;
+import io.outpost.auth.rest.AdminListener;
+import io.quarkus.arc.Arc;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
 
@@ -69,6 +77,41 @@ class AdminExposureTest {
         }
         assertNotFound(adminApi().header("Authorization", TestClients.basic(TestClients.ADMIN, TestClients.ADMIN_SECRET))
                 .contentType("application/json").body(TestClients.GRANT), "POST", "/users/v2/oauth/token");
+    }
+
+    /**
+     * The admin port speaks HTTP/1.1 only, as the public port does (docs/architecture.md, "HTTP/1.1 only"): HTTP/2 in
+     * clear text handed header values to the endpoints unchecked. A preface with prior knowledge is answered in
+     * HTTP/1 (where an HTTP/2 server sends its SETTINGS frame), and an {@code Upgrade: h2c} is not taken (no 101).
+     */
+    @Test
+    void theAdminPortSpeaksHttp11Only() throws IOException {
+        int port = Arc.container().instance(AdminListener.class).get().port();
+        ByteArrayOutputStream preface = new ByteArrayOutputStream();
+        preface.writeBytes("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        preface.writeBytes(new byte[] { 0, 0, 0, 0x4, 0, 0, 0, 0, 0 }); // an empty SETTINGS frame
+        assertThat(firstLine(port, preface.toByteArray())).startsWith("HTTP/").doesNotContain("\u0000");
+        String upgrade = "GET /users/v1/admin/clients HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\n";
+        assertThat(firstLine(port, upgrade.getBytes(StandardCharsets.ISO_8859_1))).isEqualTo("HTTP/1.1 403 Forbidden");
+    }
+
+    /** The first line of the server's answer to {@code request}, or what it sent before closing or 10 s of silence. */
+    private static String firstLine(int port, byte[] request) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request);
+            StringBuilder line = new StringBuilder();
+            InputStream in = socket.getInputStream();
+            try {
+                for (int b = in.read(); b >= 0 && b != '\r' && line.length() < 200; b = in.read()) {
+                    line.append((char) b);
+                }
+            } catch (SocketTimeoutException silent) { // an HTTP/2 server: its SETTINGS frame, then it waits
+                line.append("<silence>");
+            }
+            return line.toString();
+        }
     }
 
     private static void assertNotFound(RequestSpecification request, String method, String path) {
