@@ -156,10 +156,12 @@ class TokenAuthFailureTest {
                 unknown.add(timed(tokenRequest("unknown-timing-" + i, "guess-" + i)));
             }
         }
-        // the fastest of each: machine noise only ever adds time, so the minimum is the cost of the path itself
+        // the fastest of each: machine noise only ever adds time, so the minimum is the cost of the path itself.
+        // A path that skipped the slow check would be over ten times faster than the other; the band leaves room
+        // for a machine whose speed wanders (1.53 was seen once, in a full run on a 2-core box whose speed varied 2x that day)
         double ratio = (double) Collections.min(unknown) / Collections.min(wrong);
         assertThat(ratio).as("fastest unknown %s ms vs wrong secret %s ms", Collections.min(unknown) / 1_000_000,
-                Collections.min(wrong) / 1_000_000).isBetween(0.67, 1.5);
+                Collections.min(wrong) / 1_000_000).isBetween(0.5, 2.0);
     }
 
     private static long timed(RequestSpecification request) {
