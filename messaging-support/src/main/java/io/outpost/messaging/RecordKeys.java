@@ -1,8 +1,8 @@
 package io.outpost.messaging;
 
 import java.util.List;
-import java.util.UUID;
 
+import io.outpost.model.Uuids;
 import io.outpost.model.error.ErrorDetail;
 
 /**
@@ -20,19 +20,24 @@ public final class RecordKeys {
      * already be a valid uuid (its own fault is reported by the value's validation otherwise).
      */
     public static void requireCanonical(List<ErrorDetail> faults, String key, String id) {
-        List<Object> at = ErrorDetail.loc("key");
         if (key == null) {
-            faults.add(ErrorDetail.missing(at));
+            faults.add(ErrorDetail.missing(ErrorDetail.loc("key")));
+            return;
+        }
+        // the usual record: nothing to parse or build
+        if (key.equals(id) && Uuids.isLowerCanonical(id)) {
             return;
         }
         String canonical;
         try {
-            canonical = UUID.fromString(id).toString();
+            // as lenient as UUID.fromString: an id spelt otherwise is refused by the value's own check, and its
+            // key is still compared with what that id means
+            canonical = Uuids.fromString(id).toString();
         } catch (IllegalArgumentException | NullPointerException e) {
             return;
         }
         if (!key.equals(canonical)) {
-            faults.add(ErrorDetail.literal(at, canonical));
+            faults.add(ErrorDetail.literal(ErrorDetail.loc("key"), canonical));
         }
     }
 }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import io.outpost.model.Uuids;
+
 /**
  * The checks behind every limit of spec §8, shared by event validation and HTTP input parsing so that the
  * same input is refused the same way everywhere. Each check appends at most one {@link ErrorDetail} to
@@ -18,8 +20,6 @@ public final class Constraints {
     /** The latest timestamp accepted (DESIGN §5). */
     public static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
-    private static final Pattern UUID_TEXT =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final Pattern INTEGER_TEXT = Pattern.compile("[+-]?[0-9]+");
 
     private Constraints() {
@@ -119,11 +119,11 @@ public final class Constraints {
         if (value == null) {
             return null;
         }
-        if (!UUID_TEXT.matcher(value).matches()) {
+        UUID parsed = Uuids.parse(value);
+        if (parsed == null) {
             out.add(ErrorDetail.uuidParsing(loc));
-            return null;
         }
-        return UUID.fromString(value);
+        return parsed;
     }
 
     /** Refuses a present value that is not one of {@code allowed}; null when absent or refused. */

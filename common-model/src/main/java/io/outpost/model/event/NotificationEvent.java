@@ -11,6 +11,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 
+import io.outpost.model.Uuids;
 import io.outpost.model.error.Constraints;
 import io.outpost.model.error.ErrorDetail;
 
@@ -76,7 +77,7 @@ public record NotificationEvent(
 
     /** The player as a UUID; call only on a validated event. */
     public UUID player() {
-        return UUID.fromString(playerUuid);
+        return Uuids.fromString(playerUuid);
     }
 
     public NotificationEvent withPlayer(UUID player) {

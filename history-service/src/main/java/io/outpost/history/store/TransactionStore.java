@@ -15,6 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.outpost.model.Uuids;
 import io.outpost.model.event.ConfigTransactionEvent;
 import io.outpost.support.store.StoreFault;
 import io.outpost.support.store.Transactions;
@@ -125,13 +126,26 @@ public class TransactionStore {
             return append(firsts);
         }
         List<List<ConfigTransactionEvent>> dealt = new ArrayList<>(writers);
+        List<List<UUID>> dealtSandboxes = new ArrayList<>(writers);
         for (int w = 0; w < writers; w++) {
             dealt.add(new ArrayList<>(firsts.size() / writers + 1));
+            dealtSandboxes.add(new ArrayList<>(firsts.size() / writers + 1));
         }
         for (ConfigTransactionEvent event : firsts) {
-            dealt.get(slot(UUID.fromString(event.sandboxId())) % writers).add(event);
+            // parsed once: dealt here, and written as the row's sandbox_id
+            UUID sandbox = Uuids.fromString(event.sandboxId());
+            int writer = slot(sandbox) % writers;
+            dealt.get(writer).add(event);
+            dealtSandboxes.get(writer).add(sandbox);
         }
-        List<Uni<Integer>> appends = dealt.stream().filter(part -> !part.isEmpty()).map(this::append).toList();
+        List<Uni<Integer>> appends = new ArrayList<>(writers);
+        for (int w = 0; w < writers; w++) {
+            List<ConfigTransactionEvent> part = dealt.get(w);
+            List<UUID> sandboxes = dealtSandboxes.get(w);
+            if (!part.isEmpty()) {
+                appends.add(Transactions.withTransaction(pool, connection -> append(connection, part, sandboxes)));
+            }
+        }
         if (appends.size() == 1) {
             return appends.get(0);
         }
@@ -166,6 +180,16 @@ public class TransactionStore {
      * 64 per connection by default).
      */
     public Uni<Integer> append(SqlConnection connection, List<ConfigTransactionEvent> events) {
+        List<UUID> sandboxes = new ArrayList<>(events.size());
+        for (ConfigTransactionEvent event : events) {
+            sandboxes.add(Uuids.fromString(event.sandboxId()));
+        }
+        return append(connection, events, sandboxes);
+    }
+
+    /** {@link #append(SqlConnection, List)} given each event's sandbox id already parsed ({@code sandboxIdsParsed}). */
+    private Uni<Integer> append(SqlConnection connection, List<ConfigTransactionEvent> events,
+            List<UUID> sandboxIdsParsed) {
         int n = events.size();
         // typed arrays, sent in PostgreSQL's binary form: no uuid, bigint or timestamptz text for either side to
         // write and parse per row (the JSON snapshot stays text: jsonb's binary form is its text)
@@ -184,12 +208,12 @@ public class TransactionStore {
         Set<UUID> sandboxes = new TreeSet<>();
         for (int i = 0; i < n; i++) {
             ConfigTransactionEvent e = events.get(i);
-            UUID sandbox = UUID.fromString(e.sandboxId());
+            UUID sandbox = sandboxIdsParsed.get(i);
             sandboxes.add(sandbox);
             transactionIds[i] = e.transactionId();
             sandboxIds[i] = sandbox;
             resourceTypes[i] = e.resourceType();
-            resourceIds[i] = UUID.fromString(e.resourceId());
+            resourceIds[i] = Uuids.fromString(e.resourceId());
             legacyIds[i] = e.legacyId();
             accountIds[i] = e.accountId();
             // PostgreSQL keeps microseconds: cut the rest here (the binary form carries whole microseconds)

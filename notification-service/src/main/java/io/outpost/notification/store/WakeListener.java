@@ -14,6 +14,7 @@ import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.outpost.model.Uuids;
 import io.outpost.notification.config.NotificationConfig;
 import io.outpost.notification.service.PollRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -239,7 +240,7 @@ public class WakeListener {
         for (String entry : payload.substring(bar + 1).split(",")) {
             String[] parts = entry.split(":");
             try {
-                UUID player = UUID.fromString(parts[0]);
+                UUID player = Uuids.fromString(parts[0]);
                 announcements.add(parts.length == 3
                         ? new PollRegistry.Announcement(player, Long.parseLong(parts[1]), Long.parseLong(parts[2]))
                         : new PollRegistry.Announcement(player, -1, -1));

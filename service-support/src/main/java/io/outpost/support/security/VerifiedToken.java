@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import io.outpost.model.Uuids;
+
 /**
  * What a verified access token says about its caller.
  *
@@ -19,16 +21,11 @@ public record VerifiedToken(String subject, String clientId, List<String> permis
         permissions = List.copyOf(permissions);
     }
 
-    /** The player this token is bound to, when it carries a well-formed {@code player_uuid}. */
+    /**
+     * The player this token is bound to, when it carries a well-formed {@code player_uuid}: the canonical
+     * 8-4-4-4-12 spelling, in either case.
+     */
     public Optional<UUID> player() {
-        if (playerUuid == null) {
-            return Optional.empty();
-        }
-        try {
-            UUID parsed = UUID.fromString(playerUuid);
-            return parsed.toString().equalsIgnoreCase(playerUuid) ? Optional.of(parsed) : Optional.empty();
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
+        return Optional.ofNullable(Uuids.parse(playerUuid));
     }
 }
