@@ -1,9 +1,9 @@
 package io.outpost.history.messaging;
 
 import java.math.BigDecimal;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -16,13 +16,33 @@ import io.outpost.model.error.ErrorDetail;
  * hold: more than {@value #MAX_INTEGER_DIGITS} digits before the decimal point or more than
  * {@value #MAX_FRACTION_DIGITS} after it, counted as written ({@code 1.0e-16383} has 16,384 after it). The store
  * would refuse it ({@code value overflows numeric format}); found here, the dead letter says where it is.
+ *
+ * <p>Every snapshot of the ingest is walked, so the walk allocates one small frame per object or array and
+ * nothing per value: the fault's location is built from the frames only when there is a fault, and an
+ * {@code int} or {@code long} (it always fits) is not converted to a {@link BigDecimal}.
  */
 final class JsonbNumbers {
 
     static final int MAX_INTEGER_DIGITS = 131_072;
     static final int MAX_FRACTION_DIGITS = 16_383;
 
-    private record Step(JsonNode node, List<Object> loc) {
+    /**
+     * An object or array being walked, how it was reached from its parent ({@code name}: key or index), and where
+     * the walk is in it: {@code fields} for an object, {@code next} for an array.
+     */
+    private static final class Frame {
+        final Frame parent;
+        final Object name;
+        final JsonNode node;
+        final Iterator<Map.Entry<String, JsonNode>> fields;
+        int next;
+
+        Frame(Frame parent, Object name, JsonNode node) {
+            this.parent = parent;
+            this.name = name;
+            this.node = node;
+            this.fields = node.isObject() ? node.properties().iterator() : null;
+        }
     }
 
     private JsonbNumbers() {
@@ -30,34 +50,60 @@ final class JsonbNumbers {
 
     /** The first such number of {@code value} in document order, located under {@code loc}; null when none. */
     static ErrorDetail firstFault(List<Object> loc, JsonNode value) {
-        Deque<Step> pending = new ArrayDeque<>();
-        pending.push(new Step(value, loc));
-        while (!pending.isEmpty()) {
-            Step step = pending.pop();
-            JsonNode node = step.node();
-            if (node.isNumber() && !fits(node.decimalValue())) {
-                return ErrorDetail.valueError(step.loc(), "number should have at most " + MAX_INTEGER_DIGITS
-                        + " digits before the decimal point and " + MAX_FRACTION_DIGITS + " after");
+        if (!fits(value)) {
+            return fault(loc, null, null);
+        }
+        if (!value.isContainerNode()) {
+            return null;
+        }
+        Frame frame = new Frame(null, null, value);
+        while (frame != null) {
+            Object name;
+            JsonNode child;
+            if (frame.fields != null && frame.fields.hasNext()) {
+                Map.Entry<String, JsonNode> field = frame.fields.next();
+                name = field.getKey();
+                child = field.getValue();
+            } else if (frame.fields == null && frame.next < frame.node.size()) {
+                name = frame.next;
+                child = frame.node.get(frame.next++);
+            } else {
+                frame = frame.parent;
+                continue;
             }
-            List<Step> children = new ArrayList<>();
-            if (node.isObject()) {
-                for (Map.Entry<String, JsonNode> field : node.properties()) {
-                    children.add(new Step(field.getValue(), ErrorDetail.loc(step.loc(), field.getKey())));
-                }
-            } else if (node.isArray()) {
-                for (int i = 0; i < node.size(); i++) {
-                    children.add(new Step(node.get(i), ErrorDetail.loc(step.loc(), i)));
-                }
+            if (!fits(child)) {
+                return fault(loc, frame, name);
             }
-            for (int i = children.size() - 1; i >= 0; i--) {
-                pending.push(children.get(i));
+            if (child.isContainerNode()) {
+                frame = new Frame(frame, name, child);
             }
         }
         return null;
     }
 
-    private static boolean fits(BigDecimal number) {
+    /** False for a number {@code numeric} cannot hold; true for anything else. */
+    private static boolean fits(JsonNode node) {
+        if (!node.isNumber() || node.isInt() || node.isLong()) {
+            return true;
+        }
+        BigDecimal number = node.decimalValue();
         return number.scale() <= MAX_FRACTION_DIGITS
                 && (number.signum() == 0 || (long) number.precision() - number.scale() <= MAX_INTEGER_DIGITS);
+    }
+
+    /** The fault of the value reached by {@code name} in {@code frame} (the root itself when frame is null). */
+    private static ErrorDetail fault(List<Object> loc, Frame frame, Object name) {
+        List<Object> names = new ArrayList<>();
+        if (frame != null) {
+            names.add(name);
+            for (Frame f = frame; f.parent != null; f = f.parent) {
+                names.add(f.name);
+            }
+            Collections.reverse(names);
+        }
+        List<Object> at = new ArrayList<>(loc);
+        at.addAll(names);
+        return ErrorDetail.valueError(at, "number should have at most " + MAX_INTEGER_DIGITS
+                + " digits before the decimal point and " + MAX_FRACTION_DIGITS + " after");
     }
 }
