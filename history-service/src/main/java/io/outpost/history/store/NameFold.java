@@ -22,11 +22,26 @@ public final class NameFold {
     }
 
     public static String fold(String text) {
+        // most names are ASCII: NFKC and NFC leave ASCII alone, and lower, upper, lower is plain lower there
+        return ascii(text) ? text.toLowerCase(Locale.ROOT) : foldFully(text);
+    }
+
+    /** The rule as stated, for any text. */
+    static String foldFully(String text) {
         String compatible = Normalizer.normalize(text, Normalizer.Form.NFKC);
         String folded = compatible.toLowerCase(Locale.ROOT).toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT)
                 .replace('ς', 'σ')
                 .replace("i\u0307", "i");
         return Normalizer.normalize(folded, Normalizer.Form.NFC);
+    }
+
+    private static boolean ascii(String text) {
+        for (int i = 0, n = text.length(); i < n; i++) {
+            if (text.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

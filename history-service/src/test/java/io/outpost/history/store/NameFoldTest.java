@@ -2,6 +2,8 @@ package io.outpost.history.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Random;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -22,6 +24,27 @@ class NameFoldTest {
             "ﬁnal, final", "ＡＢＣ, abc", "ſtop, stop", "\u212Aelvin, kelvin" })
     void foldsCaseTheSameWayWhateverTheLettersForm(String name, String folded) {
         assertThat(NameFold.fold(name)).isEqualTo(folded);
+    }
+
+    /** The ASCII shortcut gives what the full rule gives: every character, every pair, random longer names. */
+    @Test
+    void foldsAsciiExactlyAsTheFullRule() {
+        for (char a = 0; a < 0x80; a++) {
+            assertThat(NameFold.fold(String.valueOf(a))).isEqualTo(NameFold.foldFully(String.valueOf(a)));
+            for (char b = 0; b < 0x80; b++) {
+                String pair = new String(new char[] { a, b });
+                assertThat(NameFold.fold(pair)).as(pair).isEqualTo(NameFold.foldFully(pair));
+            }
+        }
+        Random random = new Random(5);
+        for (int n = 0; n < 20_000; n++) {
+            char[] name = new char[1 + random.nextInt(40)];
+            for (int i = 0; i < name.length; i++) {
+                name[i] = (char) random.nextInt(0x80);
+            }
+            String text = new String(name);
+            assertThat(NameFold.fold(text)).as(text).isEqualTo(NameFold.foldFully(text));
+        }
     }
 
     @Test
