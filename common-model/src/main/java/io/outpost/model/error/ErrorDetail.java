@@ -1,8 +1,11 @@
 package io.outpost.model.error;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
+import java.util.RandomAccess;
 import java.util.stream.Collectors;
 
 /**
@@ -19,6 +22,15 @@ public record ErrorDetail(List<Object> loc, String msg, String type) {
     /** A location: the first element is {@code body}, {@code query}, {@code path} or {@code header}. */
     public static List<Object> loc(Object... parts) {
         return List.of(parts);
+    }
+
+    /**
+     * {@code base} followed by {@code more}, for a field or an array index. Validation builds one for every field
+     * it checks and most are never part of a fault, so this one is a read-through view (one small object, the
+     * base not copied) that {@link ErrorDetail} copies only when it is. Unmodifiable, like {@code base} should be.
+     */
+    public static List<Object> loc(List<Object> base, Object more) {
+        return new Nested(base instanceof Nested ? base : List.copyOf(base), more);
     }
 
     /** {@code base} followed by {@code more}, for nested fields and array indexes. */
@@ -143,6 +155,53 @@ public record ErrorDetail(List<Object> loc, String msg, String type) {
     public static ErrorDetail datetimeParsing(List<Object> loc) {
         return new ErrorDetail(loc, "Input should be a valid datetime from " + Constraints.EARLIEST + " to "
                 + Constraints.LATEST, ErrorType.DATETIME_PARSING.code());
+    }
+
+    /** An unmodifiable location: {@code base} (unmodifiable too) then {@code last}. */
+    private static final class Nested extends AbstractList<Object> implements RandomAccess {
+
+        private final List<Object> base;
+        private final Object last;
+        private final int size;
+
+        Nested(List<Object> base, Object last) {
+            this.base = base;
+            this.last = last;
+            this.size = base.size() + 1;
+        }
+
+        @Override
+        public Object get(int index) {
+            Objects.checkIndex(index, size);
+            List<Object> at = this;
+            // iterative: a deep JSON document nests one view per level
+            while (at instanceof Nested nested) {
+                if (index == nested.size - 1) {
+                    return nested.last;
+                }
+                at = nested.base;
+            }
+            return at.get(index);
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+
+        @Override
+        public Object[] toArray() {
+            Object[] all = new Object[size];
+            List<Object> at = this;
+            while (at instanceof Nested nested) {
+                all[nested.size - 1] = nested.last;
+                at = nested.base;
+            }
+            for (int i = 0; i < at.size(); i++) {
+                all[i] = at.get(i);
+            }
+            return all;
+        }
     }
 
     /** "loc: msg", the one-line form used as a dead-letter reason. */

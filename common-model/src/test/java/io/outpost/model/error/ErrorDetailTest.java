@@ -120,6 +120,34 @@ class ErrorDetailTest {
     }
 
     @Test
+    void nestedLocReadsAsTheFullListAtAnyDepthAndCannotBeChanged() {
+        List<Object> at = loc("body");
+        List<Object> expected = new ArrayList<>(List.of("body"));
+        for (int i = 0; i < 2_000; i++) {
+            at = loc(at, i % 2 == 0 ? i : "k" + i);
+            expected.add(i % 2 == 0 ? i : "k" + i);
+        }
+        List<Object> deep = at;
+
+        assertThat(deep).isEqualTo(expected).hasSameHashCodeAs(expected);
+        assertThat(deep.get(1000)).isEqualTo(expected.get(1000));
+        assertThat(ErrorDetail.missing(deep).loc()).isEqualTo(expected);
+        assertThat(ErrorDetail.missing(loc(loc("value"), "key")).describe())
+                .isEqualTo("value.key: Field required [missing]");
+        assertThatThrownBy(() -> deep.add("x")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> deep.get(2_001)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    @Test
+    void nestedLocKeepsWhatItsBaseWasWhenBuilt() {
+        List<Object> base = new ArrayList<>(List.of("body", "notifications"));
+        List<Object> nested = loc(base, 2);
+        base.add("later");
+
+        assertThat(nested).containsExactly("body", "notifications", 2);
+    }
+
+    @Test
     void copiesLocDefensively() {
         List<Object> mutable = new ArrayList<>(List.of("body", "message"));
         ErrorDetail detail = ErrorDetail.missing(mutable);
