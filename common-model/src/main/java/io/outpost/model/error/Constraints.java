@@ -4,7 +4,6 @@ import java.math.BigInteger;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 import io.outpost.model.Uuids;
 
@@ -20,7 +19,8 @@ public final class Constraints {
     /** The latest timestamp accepted (DESIGN §5). */
     public static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
-    private static final Pattern INTEGER_TEXT = Pattern.compile("[+-]?[0-9]+");
+    /** Digits of a whole number that always fit a {@code long}, whatever they are. */
+    private static final int LONG_SAFE_DIGITS = 18;
 
     private Constraints() {
     }
@@ -138,15 +138,33 @@ public final class Constraints {
         return value;
     }
 
-    /** Parses a whole number within {@code min..max}; null when absent or refused. */
+    /**
+     * Parses a whole number within {@code min..max}; null when absent or refused. The number is an optional sign
+     * then ASCII digits, with whitespace around it; one too long for a {@code long} is out of range, not unparsable.
+     */
     public static Long integer(List<ErrorDetail> out, List<Object> loc, String raw, long min, long max) {
         if (raw == null) {
             return null;
         }
         String text = raw.strip();
-        if (!INTEGER_TEXT.matcher(text).matches()) {
+        int n = text.length();
+        int first = n > 0 && (text.charAt(0) == '+' || text.charAt(0) == '-') ? 1 : 0;
+        if (first == n) {
             out.add(ErrorDetail.intParsing(loc));
             return null;
+        }
+        long small = 0;
+        for (int i = first; i < n; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                out.add(ErrorDetail.intParsing(loc));
+                return null;
+            }
+            small = small * 10 + (c - '0');
+        }
+        // the usual case, without a BigInteger; a longer number may still be in range (leading zeros)
+        if (n - first <= LONG_SAFE_DIGITS) {
+            return range(out, loc, text.charAt(0) == '-' ? -small : small, min, max);
         }
         BigInteger value = new BigInteger(text);
         if (value.compareTo(BigInteger.valueOf(min)) < 0) {

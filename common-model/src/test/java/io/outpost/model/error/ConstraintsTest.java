@@ -3,6 +3,7 @@ package io.outpost.model.error;
 import static io.outpost.model.error.ErrorDetail.loc;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -73,6 +74,57 @@ class ConstraintsTest {
         assertThat(out).containsExactly(
                 new ErrorDetail(AT, "Input should be less than or equal to 100", "less_than_equal"),
                 new ErrorDetail(AT, "Input should be greater than or equal to 1", "greater_than_equal"));
+    }
+
+    /** The check before the hand parser: a regular expression, then a BigInteger. */
+    private static Long integerBefore(List<ErrorDetail> out, String raw, long min, long max) {
+        if (raw == null) {
+            return null;
+        }
+        String text = raw.strip();
+        if (!java.util.regex.Pattern.matches("[+-]?[0-9]+", text)) {
+            out.add(ErrorDetail.intParsing(AT));
+            return null;
+        }
+        BigInteger value = new BigInteger(text);
+        if (value.compareTo(BigInteger.valueOf(min)) < 0) {
+            out.add(ErrorDetail.greaterThanEqual(AT, min));
+            return null;
+        }
+        if (value.compareTo(BigInteger.valueOf(max)) > 0) {
+            out.add(ErrorDetail.lessThanEqual(AT, max));
+            return null;
+        }
+        return value.longValueExact();
+    }
+
+    @Test
+    void integerDecidesAsBeforeWithTheSameWords() {
+        List<String> numbers = new ArrayList<>(List.of("0", "-0", "+0", "7", "+7", "-7", "00007", "1", "100", "101",
+                "10000", "10001", "999999999999999999", "-999999999999999999", "1000000000000000000",
+                "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+                "+9223372036854775807", "0000000000000000000000000000042", "-0000000000000000000000000000042",
+                "99999999999999999999999999999999999999", "-99999999999999999999999999999999999999"));
+        List<String> texts = new ArrayList<>(List.of("", " ", "+", "-", "+-1", "--1", "++1", "1-", "1+", "1 2", "1_000",
+                "1.0", "1e3", "0x10", "\u0661", "\uFF11", "1\u0660", "\u0660", "\uFF10\uFF10", "١٢٣", "\u00A01",
+                "1\u00A0", "\u20031\u2003", "\t-3\n", " +4 ", "\u3000+5\u3000", "abc"));
+        for (String number : numbers) {
+            texts.add(number);
+            texts.add(" " + number + "\t");
+            texts.add(number + "x");
+            texts.add("x" + number);
+        }
+        long[][] ranges = {{1, 10_000}, {-5, 5}, {0, Long.MAX_VALUE}, {Long.MIN_VALUE, Long.MAX_VALUE},
+            {Long.MIN_VALUE, -1}, {1, 100}};
+        for (String text : texts) {
+            for (long[] range : ranges) {
+                List<ErrorDetail> expected = new ArrayList<>();
+                Long before = integerBefore(expected, text, range[0], range[1]);
+                List<ErrorDetail> actual = new ArrayList<>();
+                assertThat(Constraints.integer(actual, AT, text, range[0], range[1])).as(text).isEqualTo(before);
+                assertThat(actual).as(text).isEqualTo(expected);
+            }
+        }
     }
 
     @Test
