@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import jakarta.annotation.Priority;
@@ -42,8 +41,11 @@ public class AllowHeaders {
         GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS
     }
 
-    /** A path template of a resource method, its literal characters, and the Allow value of the paths it matches. */
-    private record Route(Pattern path, int literals, String allow) {
+    /**
+     * A path template of a resource method as its segments (null for a parameter: one or more characters, no
+     * {@code /}), its literal characters, and the Allow value of the paths it matches.
+     */
+    private record Route(String[] segments, int literals, String allow) {
     }
 
     private final List<Route> routes;
@@ -58,19 +60,23 @@ public class AllowHeaders {
         router.route().order(RouteConstants.ROUTE_ORDER_ACCESS_LOG_HANDLER).handler(this::handle);
     }
 
-    /** The path is looked up only for an answer that needs it (a URI too malformed to normalise never does). */
+    /**
+     * Only a path of the table ever gets the header, so only a request for one waits for its answer's headers:
+     * every other request (the long poll's) passes with one look-up that allocates nothing. RequestUriCheck, the
+     * route before, has refused any URI too malformed to normalise.
+     */
     private void handle(RoutingContext context) {
-        boolean options = context.request().method() == io.vertx.core.http.HttpMethod.OPTIONS;
-        context.addHeadersEndHandler(ignored -> {
-            HttpServerResponse response = context.response();
-            int status = response.getStatusCode();
-            if (status == 405 || options && status < 300) {
-                String allow = allow(context.normalizedPath());
-                if (allow != null) {
+        String allow = allow(context.normalizedPath());
+        if (allow != null) {
+            boolean options = context.request().method() == io.vertx.core.http.HttpMethod.OPTIONS;
+            context.addHeadersEndHandler(ignored -> {
+                HttpServerResponse response = context.response();
+                int status = response.getStatusCode();
+                if (status == 405 || options && status < 300) {
                     response.headers().set(HttpHeaders.ALLOW, allow);
                 }
-            }
-        });
+            });
+        }
         context.next();
     }
 
@@ -78,7 +84,7 @@ public class AllowHeaders {
     String allow(String path) {
         String trimmed = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
         for (Route route : routes) {
-            if (route.path().matcher(trimmed).matches()) {
+            if (matches(route.segments(), trimmed)) {
                 return route.allow();
             }
         }
@@ -104,7 +110,7 @@ public class AllowHeaders {
                 if (verbs.contains(Verb.GET)) {
                     verbs.add(Verb.HEAD);
                 }
-                routes.add(new Route(pattern(template), template.replaceAll("\\{[^}]*}", "").length(),
+                routes.add(new Route(segments(template), template.replaceAll("\\{[^}]*}", "").length(),
                         verbs.stream().map(Verb::name).collect(Collectors.joining(", "))));
             });
         }
@@ -123,14 +129,34 @@ public class AllowHeaders {
         return null;
     }
 
-    /** {@code /a/{id}/b} → {@code /a/[^/]+/b}. */
-    private static Pattern pattern(String template) {
-        StringBuilder regex = new StringBuilder();
+    /** Whether {@code path} is the template of {@code segments}, read without a regular expression or allocation. */
+    static boolean matches(String[] segments, String path) {
+        if (segments.length == 0) {
+            return path.equals("/");
+        }
+        int at = 0;
+        for (String segment : segments) {
+            if (at == path.length() || path.charAt(at) != '/') {
+                return false;
+            }
+            int end = path.indexOf('/', ++at);
+            end = end < 0 ? path.length() : end;
+            if (segment == null ? end == at : end - at != segment.length() || !path.startsWith(segment, at)) {
+                return false;
+            }
+            at = end;
+        }
+        return at == path.length();
+    }
+
+    /** {@code /a/{id}/b} → {@code ["a", null, "b"]}; {@code /} → none. */
+    static String[] segments(String template) {
+        List<String> segments = new ArrayList<>();
         for (String segment : template.split("/")) {
             if (!segment.isEmpty()) {
-                regex.append('/').append(segment.startsWith("{") ? "[^/]+" : Pattern.quote(segment));
+                segments.add(segment.startsWith("{") ? null : segment);
             }
         }
-        return Pattern.compile(regex.isEmpty() ? "/" : regex.toString());
+        return segments.toArray(String[]::new);
     }
 }
