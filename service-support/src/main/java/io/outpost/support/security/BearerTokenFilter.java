@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 
 import jakarta.ws.rs.core.Cookie;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -90,8 +89,8 @@ public class BearerTokenFilter {
     }
 
     static String bearerToken(ContainerRequestContext request) {
-        return bearerToken(request.getHeaderString(HttpHeaders.AUTHORIZATION),
-                () -> request.getCookies().get(HttpHeaders.AUTHORIZATION));
+        String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
+        return token(header != null ? header : fromCookie(request.getCookies().get(HttpHeaders.AUTHORIZATION)));
     }
 
     /**
@@ -101,7 +100,7 @@ public class BearerTokenFilter {
      */
     public static String bearerToken(HttpServerRequest request) {
         List<String> values = request.headers().getAll(HttpHeaders.AUTHORIZATION);
-        return bearerToken(values.isEmpty() ? null : String.join(",", values), () -> {
+        if (values.isEmpty()) {
             Cookie found = null;
             for (String header : request.headers().getAll(HttpHeaders.COOKIE)) {
                 for (Cookie cookie : CookieParser.parseCookies(header)) {
@@ -110,28 +109,47 @@ public class BearerTokenFilter {
                     }
                 }
             }
-            return found;
-        });
+            return token(fromCookie(found));
+        }
+        // one header, as nearly always: its value as it is, not a copy joined from one
+        return token(values.size() == 1 ? values.get(0) : String.join(",", values));
     }
 
-    private static String bearerToken(String header, Supplier<Cookie> cookie) {
-        if (header == null) {
-            Cookie presented = cookie.get();
-            if (presented == null) {
-                throw new AuthRefusedException(AuthErrorCode.MALFORMED_ACCESS, "No access token was presented");
-            }
-            String value = presented.getValue();
-            // "%zz", a lone "%", "%FF" (not UTF-8): bad input, never a 500 nor U+FFFD in place of what was sent
-            header = value == null ? null : PercentDecoding.decode(value, 0, value.length());
-            if (header == null) {
-                throw new AuthRefusedException(AuthErrorCode.MALFORMED_ACCESS,
-                        "The Authorization cookie is not URL-encoded");
-            }
+    /** The {@code Authorization} value an SDK's cookie carries, URL-decoded. */
+    private static String fromCookie(Cookie presented) {
+        if (presented == null) {
+            throw new AuthRefusedException(AuthErrorCode.MALFORMED_ACCESS, "No access token was presented");
         }
-        String value = header.strip();
-        if (value.length() <= BEARER.length() || !value.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+        String value = presented.getValue();
+        // "%zz", a lone "%", "%FF" (not UTF-8): bad input, never a 500 nor U+FFFD in place of what was sent
+        String header = value == null ? null : PercentDecoding.decode(value, 0, value.length());
+        if (header == null) {
+            throw new AuthRefusedException(AuthErrorCode.MALFORMED_ACCESS,
+                    "The Authorization cookie is not URL-encoded");
+        }
+        return header;
+    }
+
+    /**
+     * The token of {@code Bearer <token>} (the word in any case), whitespace around either part ignored; read in
+     * place, so that the token is the one string made.
+     */
+    static String token(String header) {
+        int start = 0;
+        int end = header.length();
+        while (start < end && Character.isWhitespace(header.charAt(start))) {
+            start++;
+        }
+        while (end > start && Character.isWhitespace(header.charAt(end - 1))) {
+            end--;
+        }
+        if (end - start <= BEARER.length() || !header.regionMatches(true, start, BEARER, 0, BEARER.length())) {
             throw new AuthRefusedException(AuthErrorCode.MALFORMED_ACCESS, "The Authorization value is not 'Bearer <token>'");
         }
-        return value.substring(BEARER.length()).strip();
+        int from = start + BEARER.length();
+        while (Character.isWhitespace(header.charAt(from))) {
+            from++;
+        }
+        return header.substring(from, end);
     }
 }
