@@ -40,7 +40,10 @@ public record ConfigTransactionEvent(
     /** Bound on the free-form identifiers and names a producer sends. */
     public static final int MAX_TEXT = 256;
 
-    /** Every violation of DESIGN §5 and §6, located under {@code at}; empty when valid. */
+    /**
+     * Every violation of DESIGN §5 and §6, located under {@code at}, in a new list the caller may add to; empty when
+     * valid.
+     */
     public List<ErrorDetail> validate(List<Object> at) {
         List<ErrorDetail> errors = new ArrayList<>();
         text(errors, ErrorDetail.loc(at, "transaction_id"), transactionId);

@@ -44,7 +44,10 @@ public record NotificationEvent(
      */
     public static final String RESERVED_ID_PREFIX = "pos-";
 
-    /** Every violation of spec §2.2 and DESIGN §4/§5, located under {@code at}; empty when valid. */
+    /**
+     * Every violation of spec §2.2 and DESIGN §4/§5, located under {@code at}, in a new list the caller may add
+     * to; empty when valid.
+     */
     public List<ErrorDetail> validate(List<Object> at) {
         List<ErrorDetail> errors = new ArrayList<>();
         List<Object> player = ErrorDetail.loc(at, "player_uuid");

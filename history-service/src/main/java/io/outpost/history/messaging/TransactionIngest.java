@@ -1,6 +1,5 @@
 package io.outpost.history.messaging;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.inject.Singleton;
@@ -27,6 +26,9 @@ import io.smallrye.mutiny.Uni;
 @Singleton
 public class TransactionIngest extends ConsumedTopic<ConfigTransactionEvent> {
 
+    private static final List<Object> VALUE = ErrorDetail.loc("value");
+    private static final List<Object> VERSION = ErrorDetail.loc("value", "version");
+
     private final TransactionStore store;
     private final int writers;
 
@@ -46,17 +48,25 @@ public class TransactionIngest extends ConsumedTopic<ConfigTransactionEvent> {
      */
     @Override
     protected List<ErrorDetail> validate(String key, ConfigTransactionEvent event) {
-        List<ErrorDetail> faults = new ArrayList<>(event.validate(ErrorDetail.loc("value")));
+        List<ErrorDetail> faults = event.validate(VALUE);
         // one fault per snapshot: none when it already has one (too deep, or text the store cannot keep)
-        if (event.version() != null && faults.stream().noneMatch(fault -> fault.loc().size() > 1
-                && "version".equals(fault.loc().get(1)))) {
-            ErrorDetail number = JsonbNumbers.firstFault(ErrorDetail.loc("value", "version"), event.version());
+        if (event.version() != null && !atVersion(faults)) {
+            ErrorDetail number = JsonbNumbers.firstFault(VERSION, event.version());
             if (number != null) {
                 faults.add(number);
             }
         }
         RecordKeys.requireCanonical(faults, key, event.sandboxId());
         return faults;
+    }
+
+    private static boolean atVersion(List<ErrorDetail> faults) {
+        for (ErrorDetail fault : faults) {
+            if (fault.loc().size() > 1 && "version".equals(fault.loc().get(1))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

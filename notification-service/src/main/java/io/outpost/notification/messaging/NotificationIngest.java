@@ -37,6 +37,8 @@ public class NotificationIngest extends ConsumedTopic<NotificationEvent> {
     private static final long EARLIEST_MILLIS = Instant.parse("0001-01-01T00:00:00Z").toEpochMilli();
     private static final long LATEST_MILLIS = Instant.parse("9999-12-31T23:59:59Z").toEpochMilli();
 
+    private static final List<Object> VALUE = ErrorDetail.loc("value");
+
     private final NotificationStore store;
     private final ObjectMapper mapper;
 
@@ -52,7 +54,7 @@ public class NotificationIngest extends ConsumedTopic<NotificationEvent> {
     /** Spec §2.2 and DESIGN §4, plus the record key: exactly the event's player (per-player ordering). */
     @Override
     protected List<ErrorDetail> validate(String key, NotificationEvent event) {
-        List<ErrorDetail> faults = new ArrayList<>(event.validate(ErrorDetail.loc("value")));
+        List<ErrorDetail> faults = event.validate(VALUE);
         RecordKeys.requireCanonical(faults, key, event.playerUuid());
         return faults;
     }
