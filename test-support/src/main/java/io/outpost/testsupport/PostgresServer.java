@@ -30,6 +30,8 @@ public final class PostgresServer implements AutoCloseable {
 
     private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"");
     private static final Duration PG_CTL_TIMEOUT = Duration.ofSeconds(60);
+    /** System property of server settings applied last, over the defaults below (load-tests' knob). */
+    public static final String SETTINGS = "outpost.postgres.settings";
 
     private final EmbeddedPostgres postgres;
     private final Path dataDirectory;
@@ -80,6 +82,13 @@ public final class PostgresServer implements AutoCloseable {
                 .setServerConfig("listen_addresses", "127.0.0.1")
                 .setDataDirectory(data)
                 .setCleanDataDirectory(throwAway);
+        // benchmarks only: -Doutpost.postgres.settings=shared_buffers=1GB,wal_compression=on (each name=value)
+        for (String setting : System.getProperty(SETTINGS, "").split(",")) {
+            int eq = setting.indexOf('=');
+            if (eq > 0) {
+                builder.setServerConfig(setting.substring(0, eq).strip(), setting.substring(eq + 1).strip());
+            }
+        }
         builder.setPort(port != 0 ? port : FreePorts.pick());
         EmbeddedPostgres started = builder.start();
         try {
