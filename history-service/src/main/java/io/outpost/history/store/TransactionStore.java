@@ -68,8 +68,9 @@ public class TransactionStore {
                         name_folded)
                 SELECT sandbox_id, resource_type, resource_id, legacy_id, transaction_id,
                        account_id, issued_at, operation, version_id, version_name, version::jsonb, name_folded
-                FROM input ORDER BY ord
-                -- a transaction stored before, or earlier in this batch, is skipped (its id is left unused)
+                -- grouped by sandbox (each in its order): consecutive index entries share B-tree leaf pages
+                FROM input ORDER BY sandbox_id, resource_type, ord
+                -- a transaction stored before is skipped (its id is left unused); the input holds each id once
                 ON CONFLICT (transaction_id) DO NOTHING
                 RETURNING sandbox_id, resource_type, name_folded
             ), names AS (
@@ -177,9 +178,11 @@ public class TransactionStore {
      * Appends within the caller's transaction. The batch's writer locks ({@link #LOCK}) are taken first and held
      * until that transaction ends, so ids are drawn in commit order within each sandbox; a batch takes at most
      * {@value #LOCK_SLOTS} advisory locks, whatever the number of its sandboxes (PostgreSQL's lock table holds
-     * 64 per connection by default).
+     * 64 per connection by default). Of events sharing a {@code transaction_id}, the first is appended.
      */
-    public Uni<Integer> append(SqlConnection connection, List<ConfigTransactionEvent> events) {
+    public Uni<Integer> append(SqlConnection connection, List<ConfigTransactionEvent> batch) {
+        // once each: the statement inserts by sandbox, not in the batch's order, so it cannot choose the first
+        List<ConfigTransactionEvent> events = firstOfEachTransaction(batch);
         List<UUID> sandboxes = new ArrayList<>(events.size());
         for (ConfigTransactionEvent event : events) {
             sandboxes.add(Uuids.fromString(event.sandboxId()));

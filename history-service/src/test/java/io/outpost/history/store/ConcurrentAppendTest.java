@@ -173,6 +173,24 @@ class ConcurrentAppendTest {
         assertOnlyFirstsStored(evens, odds);
     }
 
+    /** A new sandbox id whose first eight hex digits are {@code prefix}: where it sorts among uuids is known. */
+    private static UUID sandboxStartingWith(String prefix) {
+        return UUID.fromString(prefix + UUID.randomUUID().toString().substring(8));
+    }
+
+    @Test
+    void oneAppendStoresTheFirstOfATransactionIdThoughItsSandboxSortsLast() {
+        // the append inserts grouped by sandbox: the later event's sandbox comes first in that order
+        UUID sortsLast = sandboxStartingWith("ffffffff");
+        UUID sortsFirst = sandboxStartingWith("00000000");
+        String id = "twice-" + UUID.randomUUID();
+
+        assertThat(store.append(List.of(event(sortsLast, id, "first"), event(sortsFirst, id, "second")))
+                .await().atMost(Duration.ofSeconds(30))).isEqualTo(1);
+        assertThat(names(sortsLast)).containsExactly("v-first");
+        assertThat(names(sortsFirst)).isEmpty();
+    }
+
     /** What the ingest does with a batch refused for its data: halves, in order, until the refused one stands alone. */
     private int appendSplitting(List<ConfigTransactionEvent> part) {
         try {
