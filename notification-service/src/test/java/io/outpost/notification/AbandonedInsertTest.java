@@ -9,7 +9,6 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
@@ -21,7 +20,6 @@ import io.outpost.model.Topics;
 import io.outpost.model.api.Notification;
 import io.outpost.testsupport.TestKafka;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -35,15 +33,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * retry (one more backend and pooled connection per retry) and committing behind it once the way is free.
  */
 @QuarkusTest
-@TestProfile(AbandonedInsertTest.ShortStoreTimeout.class)
+@TestProfile(SmallSettingsProfile.class)
 class AbandonedInsertTest {
-
-    public static class ShortStoreTimeout implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("outpost.notification.ingest-store-timeout", "PT1S");
-        }
-    }
 
     private static final TestKafka KAFKA = new TestKafka();
 

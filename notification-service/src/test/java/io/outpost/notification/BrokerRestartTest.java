@@ -32,7 +32,6 @@ import io.outpost.testsupport.KafkaBroker;
 import io.outpost.testsupport.PostgresConnection;
 import io.outpost.testsupport.TestKafka;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 /**
@@ -41,15 +40,8 @@ import io.quarkus.test.junit.TestProfile;
  * slow enough to be interrupted.
  */
 @QuarkusTest
-@TestProfile(BrokerRestartTest.SmallBatches.class)
+@TestProfile(SmallSettingsProfile.class)
 class BrokerRestartTest {
-
-    public static class SmallBatches implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("outpost.notification.ingest-batch-size", "10");
-        }
-    }
 
     private static final int PLAYERS = 10;
     private static final int EACH = 1000;

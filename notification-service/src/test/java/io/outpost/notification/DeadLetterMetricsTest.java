@@ -15,11 +15,11 @@ import io.quarkus.test.junit.TestProfile;
 
 /**
  * The dead-letter counters exist at zero for every reason from the start (docs/operations.md, "Dead letters"), so
- * the first letter of a reason is an increase like any other to the alert OutpostDeadLettersGrowing. An application
- * of its own (the profile): no letter has been sent in it.
+ * the first letter of a reason is an increase like any other to the alert OutpostDeadLettersGrowing. Not the default
+ * profile's application: the tests of this one that run before it ({@link SmallSettingsProfile}) send no letter.
  */
 @QuarkusTest
-@TestProfile(AbandonedInsertTest.ShortStoreTimeout.class)
+@TestProfile(SmallSettingsProfile.class)
 class DeadLetterMetricsTest {
 
     @Test

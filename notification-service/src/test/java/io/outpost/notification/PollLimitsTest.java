@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
@@ -25,21 +24,13 @@ import io.outpost.model.api.NotificationPage;
 import io.outpost.notification.service.PollRegistry;
 import io.outpost.notification.store.NotificationStore;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 /** DESIGN §4 limits (409 per player, 503 per instance, both configurable) and the answer of held polls on stop. */
 @QuarkusTest
-@TestProfile(PollLimitsTest.SmallLimits.class)
+@TestProfile(SmallSettingsProfile.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PollLimitsTest {
-
-    public static class SmallLimits implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("outpost.notification.max-polls-per-player", "2", "outpost.notification.max-polls", "3");
-        }
-    }
 
     @Inject
     PollRegistry registry;
