@@ -68,6 +68,11 @@ final class E2eStack {
                         .env("auth-service", "QUARKUS_CONFIG_LOCATIONS", clients(work).toString())
                         .env("auth-service", "OUTPOST_AUTH_KEYS_DEV_KEY_DIR", work.resolve("keys").toString())
                         .env("auth-service", "OUTPOST_AUTH_ADMIN_PORT", Integer.toString(ADMIN_PORT))
+                        // the stack's clients are hashed and checked with a cheap PBKDF2: at the production
+                        // 210,000 iterations auth-service's start hashed the 20 clients one after the other
+                        // (~14 s of the stack's start) and each client's first token cost a slow check. No test
+                        // here is about the KDF's cost; auth-service's own tests keep the production setting.
+                        .env("auth-service", "OUTPOST_AUTH_SECRETS_PBKDF2_ITERATIONS", "1000")
                         .start();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
