@@ -42,8 +42,10 @@ ALTER DEFAULT PRIVILEGES FOR ROLE notification_migrator IN SCHEMA notification
 -- history-service: an append-only store. Its runtime role reads and appends, never updates or deletes; the two
 -- running-total tables it upserts get UPDATE from the service's own R__runtime_role_grants.sql, table by table.
 CREATE SCHEMA IF NOT EXISTS history AUTHORIZATION history_migrator;
--- its migrations need pg_trgm, which only a role with CREATE on the database may add: added here, once
+-- its migrations need pg_trgm and btree_gin (V8), which only a role with CREATE on the database may add: added
+-- here, once
 CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA history;
+CREATE EXTENSION IF NOT EXISTS btree_gin WITH SCHEMA history;
 GRANT USAGE ON SCHEMA history TO history_app;
 ALTER DEFAULT PRIVILEGES FOR ROLE history_migrator IN SCHEMA history GRANT SELECT, INSERT ON TABLES TO history_app;
 ALTER DEFAULT PRIVILEGES FOR ROLE history_migrator IN SCHEMA history GRANT USAGE, SELECT ON SEQUENCES TO history_app;

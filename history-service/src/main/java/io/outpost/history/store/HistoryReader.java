@@ -30,7 +30,7 @@ public class HistoryReader {
     private static final String COLUMNS = "id, account_id, transaction_id, issued_at, operation, version_id, "
             + "version_name, version::text AS version";
 
-    private static final String NAMES = """
+    static final String NAMES = """
             SELECT name_folded, count(*) OVER () AS names, sum(total) OVER () AS matches
             FROM history.name_total
             WHERE sandbox_id = $1 AND resource_type = $2 AND name_folded LIKE '%' || $3 || '%'
