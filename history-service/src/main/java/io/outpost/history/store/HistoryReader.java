@@ -30,11 +30,11 @@ public class HistoryReader {
     private static final String COLUMNS = "id, account_id, transaction_id, issued_at, operation, version_id, "
             + "version_name, version::text AS version";
 
+    /** One row: how many names match, how many transactions carry one, and up to $4 of the names. */
     static final String NAMES = """
-            SELECT name_folded, count(*) OVER () AS names, sum(total) OVER () AS matches
+            SELECT count(*) AS names, coalesce(sum(total), 0) AS matches, (array_agg(name_folded))[1:$4] AS some
             FROM history.name_total
             WHERE sandbox_id = $1 AND resource_type = $2 AND name_folded LIKE '%' || $3 || '%'
-            LIMIT $4
             """;
 
     /** The names of a sandbox and type matching the name filter, and how many transactions carry one. */
@@ -70,18 +70,13 @@ public class HistoryReader {
     }
 
     private Uni<NameMatch> names(ListingQuery query) {
+        // the names are needed only when they are few (byValue): more than NAMES_BY_VALUE are counted, not sent
         Tuple params = Tuple.of(query.sandboxId(), query.resourceType(), likeLiteral(query.nameContains()),
-                NAMES_BY_VALUE + 1);
+                NAMES_BY_VALUE);
         return statement(NAMES, params).map(result -> {
-            List<String> names = new ArrayList<>(result.size());
-            long nameCount = 0;
-            long matches = 0;
-            for (Row row : result) {
-                names.add(row.getString("name_folded"));
-                nameCount = row.getLong("names");
-                matches = row.getLong("matches");
-            }
-            return new NameMatch(names, nameCount, matches);
+            Row row = result.iterator().next();
+            String[] some = row.getArrayOfStrings("some");
+            return new NameMatch(some == null ? List.of() : List.of(some), row.getLong("names"), row.getLong("matches"));
         });
     }
 

@@ -57,7 +57,7 @@ class NameLookupCostTest {
     void oneMatchingNameOfFiveThousandReadsAFewPages(String planMode) {
         JsonObject plan = explain(planMode, "role 4242 ");
 
-        assertThat(plan.getLong("Actual Rows")).isEqualTo(1);
+        assertThat(scanOfNameTotal(plan).getLong("Actual Rows")).isEqualTo(1);
         // here: 29 pages (GIN entries, its pending list of at most 8 pages, one heap page); before V8 the
         // sandbox's range of name_total_key alone was 60-110 pages, or PostgreSQL read the whole table
         assertThat(pagesRead(plan)).as("pages read for one of %,d names, plan %s", BIG_NAMES, plan.encodePrettily())
@@ -70,7 +70,7 @@ class NameLookupCostTest {
      */
     private JsonObject explain(String planMode, String name) {
         String values = "'" + BIG + "', 'role', '" + HistoryReader.likeLiteral(name).replace("'", "''") + "', "
-                + (HistoryReader.NAMES_BY_VALUE + 1);
+                + HistoryReader.NAMES_BY_VALUE;
         Row row = pool.withTransaction(connection -> connection.query("SET LOCAL plan_cache_mode = " + planMode)
                 .execute()
                 .chain(() -> connection.query("PREPARE names_probe(uuid, text, text, int) AS " + HistoryReader.NAMES)
@@ -83,6 +83,21 @@ class NameLookupCostTest {
         Object json = row.getValue(0);
         JsonArray explained = json instanceof JsonArray array ? array : new JsonArray(json.toString());
         return explained.getJsonObject(0).getJsonObject("Plan");
+    }
+
+    /** The plan's node that reads history.name_total. */
+    private static JsonObject scanOfNameTotal(JsonObject node) {
+        if ("name_total".equals(node.getString("Relation Name"))) {
+            return node;
+        }
+        JsonArray children = node.getJsonArray("Plans", new JsonArray());
+        for (int i = 0; i < children.size(); i++) {
+            JsonObject found = scanOfNameTotal(children.getJsonObject(i));
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
     }
 
     private static long pagesRead(JsonObject plan) {
