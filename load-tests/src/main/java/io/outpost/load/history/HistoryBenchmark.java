@@ -59,6 +59,7 @@ public final class HistoryBenchmark {
         Path work = Files.createTempDirectory("outpost-history-bench-");
         say("work folder " + work + "; PostgreSQL with fsync on (a data folder of its own), Kafka on loopback");
         say(io.outpost.load.machine.MachineCheck.line(work));
+        io.outpost.load.machine.WorkFolder.dropDataAtExit(work.resolve("pg"), work.resolve("kafka"));
 
         try (BackingServices backing = BackingServices.start(work.resolve("pg"), 0, work.resolve("kafka"), 0)) {
             double produced = IngestRun.produce(backing.kafkaBootstrapServers(), warm + ingest);

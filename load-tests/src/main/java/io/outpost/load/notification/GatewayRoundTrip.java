@@ -52,6 +52,7 @@ public final class GatewayRoundTrip {
         UUID player = UUID.randomUUID();
         System.out.printf("machine: %s; work dir %s%n", Files.readString(Path.of("/proc/loadavg")).strip(), work);
         System.out.println(io.outpost.load.machine.MachineCheck.line(work));
+        io.outpost.load.machine.WorkFolder.dropDataAtExit(work.resolve("pg"), work.resolve("kafka"));
         try (BackingServices backing = BackingServices.start(work.resolve("pg"), 0, work.resolve("kafka"), 0);
                 OutpostStack stack = new OutpostStack(root, work.resolve("logs"), backing,
                         new int[] { free(), free(), free() }, 0)

@@ -73,6 +73,7 @@ public final class NotificationBenchmark {
         Path kafkaDir = System.getProperty("kafka.dir") == null ? work.resolve("kafka")
                 : Files.createTempDirectory(Path.of(System.getProperty("kafka.dir")), "outpost-bench-kafka-");
         System.out.printf("PostgreSQL in %s, Kafka in %s%n", work.resolve("pg"), kafkaDir);
+        io.outpost.load.machine.WorkFolder.dropDataAtExit(work.resolve("pg"), kafkaDir);
         try (BackingServices backing = BackingServices.start(work.resolve("pg"), 0, kafkaDir, 0);
                 KafkaProducer<String, String> producer = producer(backing)) {
             List<UUID> players = new ArrayList<>();

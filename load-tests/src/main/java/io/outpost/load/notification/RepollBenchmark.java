@@ -41,6 +41,7 @@ public final class RepollBenchmark {
     public static void main(String[] args) throws Exception {
         Path root = Path.of(System.getProperty("outpost.root", ".")).toAbsolutePath();
         Path work = Files.createTempDirectory("outpost-bench-repoll-");
+        io.outpost.load.machine.WorkFolder.dropDataAtExit(work.resolve("kafka"));
         List<String> jvm = List.of(System.getProperty("server.jvm", "-Xmx1g").split(" "));
         String label = System.getProperty("label", "this build");
         System.out.printf("machine: %s; build: %s; server JVM %s; %d connections, %d tokens, %d s warm-up, %d s x %d%n",

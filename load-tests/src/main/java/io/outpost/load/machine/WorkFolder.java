@@ -1,0 +1,67 @@
+package io.outpost.load.machine;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * What a benchmark leaves behind. Its work folder keeps the services' logs; the data of the PostgreSQL and Kafka it
+ * started (0.2–1.8 GB per run) is removed when the JVM exits — done, failed, or stopped by {@code timeout}'s
+ * SIGTERM — unless {@code -Doutpost.bench.keep-data=true} asks to keep it for a look afterwards.
+ */
+public final class WorkFolder {
+
+    public static final String KEEP_DATA = "outpost.bench.keep-data";
+
+    private WorkFolder() {
+    }
+
+    /** Removes these folders, with all they hold, when the JVM exits (after the backing services stopped). */
+    public static void dropDataAtExit(Path... folders) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> dropData(folders), "drop-benchmark-data"));
+    }
+
+    static void dropData(Path... folders) {
+        if (Boolean.getBoolean(KEEP_DATA)) {
+            System.out.println("data kept (-D" + KEEP_DATA + "=true): " + java.util.Arrays.toString(folders));
+            return;
+        }
+        for (Path folder : folders) {
+            // stopped by a signal, PostgreSQL may still be removing its own files: try again a few times
+            for (int attempt = 1; Files.exists(folder); attempt++) {
+                try {
+                    remove(folder);
+                } catch (IOException | UncheckedIOException e) {
+                    if (attempt == 5) {
+                        System.out.println("could not remove " + folder + ": " + e);
+                        break;
+                    }
+                    pause();
+                }
+            }
+        }
+    }
+
+    private static void remove(Path folder) throws IOException {
+        try (Stream<Path> tree = Files.walk(folder)) {
+            tree.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.deleteIfExists(path);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
