@@ -123,24 +123,26 @@ public class TransactionStore {
      */
     public Uni<Integer> append(List<ConfigTransactionEvent> events, int writers) {
         List<ConfigTransactionEvent> firsts = firstOfEachTransaction(events);
-        if (writers <= 1 || firsts.size() < 2) {
-            return append(firsts);
+        if (firsts.isEmpty()) {
+            return Uni.createFrom().item(0);
         }
-        List<List<ConfigTransactionEvent>> dealt = new ArrayList<>(writers);
-        List<List<UUID>> dealtSandboxes = new ArrayList<>(writers);
-        for (int w = 0; w < writers; w++) {
-            dealt.add(new ArrayList<>(firsts.size() / writers + 1));
-            dealtSandboxes.add(new ArrayList<>(firsts.size() / writers + 1));
+        // one writer deals everything to itself: the batch is neither de-duplicated nor parsed a second time
+        int ways = firsts.size() < 2 ? 1 : Math.max(1, writers);
+        List<List<ConfigTransactionEvent>> dealt = new ArrayList<>(ways);
+        List<List<UUID>> dealtSandboxes = new ArrayList<>(ways);
+        for (int w = 0; w < ways; w++) {
+            dealt.add(new ArrayList<>(firsts.size() / ways + 1));
+            dealtSandboxes.add(new ArrayList<>(firsts.size() / ways + 1));
         }
         for (ConfigTransactionEvent event : firsts) {
             // parsed once: dealt here, and written as the row's sandbox_id
             UUID sandbox = Uuids.fromString(event.sandboxId());
-            int writer = slot(sandbox) % writers;
+            int writer = slot(sandbox) % ways;
             dealt.get(writer).add(event);
             dealtSandboxes.get(writer).add(sandbox);
         }
-        List<Uni<Integer>> appends = new ArrayList<>(writers);
-        for (int w = 0; w < writers; w++) {
+        List<Uni<Integer>> appends = new ArrayList<>(ways);
+        for (int w = 0; w < ways; w++) {
             List<ConfigTransactionEvent> part = dealt.get(w);
             List<UUID> sandboxes = dealtSandboxes.get(w);
             if (!part.isEmpty()) {

@@ -191,6 +191,19 @@ class ConcurrentAppendTest {
         assertThat(names(sortsFirst)).isEmpty();
     }
 
+    @Test
+    void oneWriterStoresTheFirstOfATransactionIdInItsOrder() {
+        UUID sortsLast = sandboxStartingWith("ffffffff");
+        UUID sortsFirst = sandboxStartingWith("00000000");
+        String id = "twice-" + UUID.randomUUID();
+
+        assertThat(store.append(List.of(event(sortsLast, id, "first"), event(sortsFirst, id, "second"),
+                event(sortsFirst, "third")), 1).await().atMost(Duration.ofSeconds(30))).isEqualTo(2);
+        assertThat(names(sortsLast)).containsExactly("v-first");
+        assertThat(names(sortsFirst)).containsExactly("v-third");
+        assertThat(store.append(List.of(), 1).await().atMost(Duration.ofSeconds(30))).isZero();
+    }
+
     /** What the ingest does with a batch refused for its data: halves, in order, until the refused one stands alone. */
     private int appendSplitting(List<ConfigTransactionEvent> part) {
         try {
