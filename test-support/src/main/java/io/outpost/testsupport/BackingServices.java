@@ -219,10 +219,11 @@ public final class BackingServices implements AutoCloseable {
         });
     }
 
-    private static void deleteTree(Path root) {
+    /** Deletes {@code root} and all it holds, as far as it can; says so when it cannot walk it. */
+    public static void deleteTree(Path root) {
         try (Stream<Path> paths = Files.walk(root)) {
             paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
             System.err.println("could not delete " + root + ": " + e.getMessage());
         }
     }

@@ -1,11 +1,9 @@
 package io.outpost.load.machine;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
+
+import io.outpost.testsupport.BackingServices;
 
 /**
  * What a benchmark leaves behind. Its work folder keeps the services' logs; the data of the PostgreSQL and Kafka it
@@ -31,29 +29,15 @@ public final class WorkFolder {
         }
         for (Path folder : folders) {
             // stopped by a signal, PostgreSQL may still be removing its own files: try again a few times
-            for (int attempt = 1; Files.exists(folder); attempt++) {
-                try {
-                    remove(folder);
-                } catch (IOException | UncheckedIOException e) {
-                    if (attempt == 5) {
-                        System.out.println("could not remove " + folder + ": " + e);
-                        break;
-                    }
+            for (int attempt = 1; attempt <= 5 && Files.exists(folder); attempt++) {
+                if (attempt > 1) {
                     pause();
                 }
+                BackingServices.deleteTree(folder);
             }
-        }
-    }
-
-    private static void remove(Path folder) throws IOException {
-        try (Stream<Path> tree = Files.walk(folder)) {
-            tree.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
+            if (Files.exists(folder)) {
+                System.out.println("could not remove " + folder);
+            }
         }
     }
 
