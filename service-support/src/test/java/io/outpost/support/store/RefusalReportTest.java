@@ -30,7 +30,7 @@ class RefusalReportTest {
             report.refused("cause " + i);
         }
         // the first at once, alone
-        assertThat(lines).containsExactly(lines.get(0));
+        assertThat(lines).hasSize(1);
         assertThat(lines.get(0).refused()).isEqualTo(1);
         assertThat(lines.get(0).cause()).isEqualTo("cause 0");
         // the other 999, with no refusal after them, one interval later, with the latest cause
