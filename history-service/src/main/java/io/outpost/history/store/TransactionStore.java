@@ -99,12 +99,10 @@ public class TransactionStore {
      * Appends the events not stored yet, in their order, in one database transaction; returns how many. A caller
      * that stops waiting (the ingest's deadline on a store call cancels the Uni) cancels the statement running in
      * PostgreSQL, so no backend is left waiting on a sandbox's locks behind the retry ({@link Transactions}).
+     * The same as {@link #append(List, int)} with one writer.
      */
     public Uni<Integer> append(List<ConfigTransactionEvent> events) {
-        if (events.isEmpty()) {
-            return Uni.createFrom().item(0);
-        }
-        return Transactions.withTransaction(pool, connection -> append(connection, events));
+        return append(events, 1);
     }
 
     /**
