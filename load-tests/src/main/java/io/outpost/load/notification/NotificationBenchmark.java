@@ -37,7 +37,8 @@ import io.outpost.testsupport.TestTokens;
  * CPU. With {@code -Dreplicas=2} two instances share the consumer group and the polls (player i on instance
  * i mod 2), so about half the deliveries cross instances through PostgreSQL's announcements; each instance's
  * queries per announcement are reported. Settings: -Dingest=200000 -Dheld=10000 -Drates=1000,5000 -Dseconds=30
- * -Didle=19000 -Dreplicas=1 -Dwarmup=20 -Dserver.jvm="-Xmx1g"; -Dserver.java.home runs the service on another JDK,
+ * -Didle=19000 -Dreplicas=1 -Dwarmup=20 -Dserver.jvm="-Xmx1g"; -Dramps=2 opens the held polls again, for new
+ * players, on the warm instance (with -Dramp.fresh=true on a new one); -Dserver.java.home runs the service on another JDK,
  * an empty -Drates skips (b), -Dheapdump=/path.hprof dumps the live heap with every idle poll held.
  */
 public final class NotificationBenchmark {
@@ -58,6 +59,8 @@ public final class NotificationBenchmark {
     /** Seconds of each rate run before measuring: the first collections after opening many polls copy them all. */
     private static final int WARMUP = Integer.getInteger("warmup", 20);
     private static final int IDLE = Integer.getInteger("idle", 19_000);
+    /** Ramps of new polls: the first, and {@code ramps − 1} more ({@link #rampAgain}). */
+    private static final int RAMPS = Integer.getInteger("ramps", 1);
 
     private NotificationBenchmark() {
     }
@@ -103,19 +106,18 @@ public final class NotificationBenchmark {
                 long baseHeap = server.heapAfterGcKib();
                 System.out.printf("baseline (no poll held): RSS %,d KiB, heap after GC %,d KiB, fds %d%n", baseRss,
                         baseHeap, server.openFiles());
-                List<String> tokens = tokens(players);
+                List<String> tokens = new ArrayList<>(tokens(players));
                 for (NotificationServiceProcess each : servers) {
-                    // one request first: the instance fetches the key set on first use
-                    java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                            each.url() + "/notification/v1/player/me/stream/notification/lp?deadline=0"))
-                            .header("Authorization", "Bearer " + tokens.get(0)).build(),
-                            java.net.http.HttpResponse.BodyHandlers.discarding());
+                    firstRequest(each, tokens.get(0));
                     clients.add(new PollClients(each.port(), Math.max(HELD, IDLE)));
                 }
                 long ramp = System.nanoTime();
                 hold(servers, clients, players, tokens);
                 System.out.printf("held %,d polls in %.1f s (2,000 new polls/s); %,d answers refused (503) and retried%n",
                         HELD, seconds(ramp), total(clients, c -> c.failed));
+                for (int again = 2; again <= RAMPS; again++) {
+                    server = rampAgain(again, root, backing, jvm, work, servers, clients, players, tokens);
+                }
                 for (int rate : RATES) {
                     latency(servers, clients, producer, players, rate, backing.kafkaBootstrapServers(), backing.postgres());
                 }
@@ -166,6 +168,55 @@ public final class NotificationBenchmark {
             }
         }
         throw new IllegalStateException("backlog not ingested within 5 minutes");
+    }
+
+    /**
+     * {@code -Dramps=N}: a further ramp of {@code held} new players, each with a new token, once the first ramp's
+     * clients have gone — on the same, now warm, instance, or with {@code -Dramp.fresh=true} on a new instance
+     * (the load client then warm, the service cold). The new players take the first ones' places for what follows.
+     * Answers the instance now measured.
+     */
+    private static NotificationServiceProcess rampAgain(int ramp, Path root, BackingServices backing, List<String> jvm,
+            Path work, List<NotificationServiceProcess> servers, List<PollClients> clients, List<UUID> players,
+            List<String> tokens) throws Exception {
+        if (servers.size() != 1) {
+            throw new IllegalArgumentException("-Dramps needs -Dreplicas=1");
+        }
+        clients.forEach(PollClients::close);
+        clients.clear();
+        for (int i = 0; i < 240 && servers.get(0).heldPolls() > 0; i++) {
+            Thread.sleep(500);
+        }
+        List<UUID> fresh = new ArrayList<>();
+        for (int i = 0; i < HELD; i++) {
+            fresh.add(UUID.randomUUID());
+        }
+        List<String> freshTokens = tokens(fresh);
+        for (int i = 0; i < HELD; i++) {
+            players.set(i, fresh.get(i));
+            tokens.set(i, freshTokens.get(i));
+        }
+        if (Boolean.getBoolean("ramp.fresh")) {
+            servers.get(0).close();
+            servers.set(0, NotificationServiceProcess.start(root, backing, TestTokens.shared().jwksUrl(), 18082 + ramp,
+                    work.resolve("notification-service-ramp" + ramp + ".log"), jvm));
+            firstRequest(servers.get(0), tokens.get(0));
+        }
+        clients.add(new PollClients(servers.get(0).port(), Math.max(HELD, IDLE)));
+        long start = System.nanoTime();
+        hold(servers, clients, players, tokens);
+        System.out.printf("ramp %d (%s instance): held %,d polls in %.1f s; %,d answers refused (503) and retried%n",
+                ramp, Boolean.getBoolean("ramp.fresh") ? "a new" : "the same", HELD, seconds(start),
+                clients.get(0).failed.get());
+        return servers.get(0);
+    }
+
+    /** One request first: the instance fetches the key set on first use. */
+    private static void firstRequest(NotificationServiceProcess server, String token) throws Exception {
+        java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                server.url() + "/notification/v1/player/me/stream/notification/lp?deadline=0"))
+                .header("Authorization", "Bearer " + token).build(),
+                java.net.http.HttpResponse.BodyHandlers.discarding());
     }
 
     /** Player i holds a poll on instance i mod replicas. */
