@@ -106,6 +106,9 @@ class IngestTest {
         // two transactions concatenated into one value: neither is stored (Jackson's default stored the first)
         refused.put(role(sandbox, UUID.randomUUID(), "x").toString() + role(sandbox, UUID.randomUUID(), "y"),
                 "value: JSON decode error [json_invalid]");
+        // JSON, but not a transaction object: its kind is named, as a field's would be
+        refused.put("[" + role(sandbox, UUID.randomUUID(), "x") + "]", "value: Input should be a valid dictionary [json_invalid]");
+        refused.put("\"a transaction\"", "value: Input should be a valid dictionary [json_invalid]");
         refused.put(role(sandbox, UUID.randomUUID(), "x").put("legacy_id", "abc").toString(),
                 "value.legacy_id: Input should be a valid integer [json_invalid]");
         // Jackson's defaults would read these as 1, as absent, and as the texts "42", "true" and "1.5"

@@ -73,6 +73,10 @@ class IngestTest {
             "not json at all                                   | value: JSON decode error [json_invalid]",
             // two events concatenated into one value: neither is stored (Jackson's default stored the first)
             "{\"player_uuid\":\"PLAYER\",\"message\":\"m\"}{\"player_uuid\":\"PLAYER\",\"message\":\"n\"} | value: JSON decode error [json_invalid]",
+            // JSON, but not an event object: its kind is named, as a field's would be
+            "[{\"player_uuid\":\"PLAYER\",\"message\":\"m\"}]   | value: Input should be a valid dictionary [json_invalid]",
+            "\"just text\"                                      | value: Input should be a valid dictionary [json_invalid]",
+            "1e999999                                          | value: Input should be a valid dictionary [json_invalid]",
             "{\"message\":\"m\"}                                | value.player_uuid: Field required [missing]",
             "{\"player_uuid\":\"PLAYER\"}                       | value.message: Field required [missing]",
             "{\"player_uuid\":\"PLAYER\",\"message\":\"LONG\"}   | value.message: String should have at most 4096 characters [string_too_long]",

@@ -186,6 +186,20 @@ class PublishTest {
         assertThat(page.notifications()).extracting(n -> n.message()).containsExactly("after");
     }
 
+    /** A body that is JSON but not an object (the batch's list itself, a text, a number) is named so. */
+    @ParameterizedTest
+    @ValueSource(strings = { "[{\"message\":\"first\"}]", "\"first\"", "1e999999", "[]" })
+    void aBodyThatIsNotAnObjectIsRefusedAsSuchAndPublishesNothing(String body) {
+        UUID player = UUID.randomUUID();
+        String token = writer(Permissions.NOTIFICATION_PLAYER_WRITE, null);
+        publish(player, token, body).statusCode(422)
+                .body(is("{\"detail\":[" + fault("[\"body\"]", "Input should be a valid dictionary", "json_invalid") + "]}"));
+        publish(player, token, "{\"notifications\":[{\"message\":\"after\"}]}").statusCode(202);
+        NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
+                "offset_reset_strategy=earliest&deadline=0").get()), p -> !p.notifications().isEmpty());
+        assertThat(page.notifications()).extracting(n -> n.message()).containsExactly("after");
+    }
+
     /** As pydantic: a list over its limit is refused as such, whatever its entries hold. */
     @ParameterizedTest
     @ValueSource(strings = { "{\"message\":1}", "{}", "7" })

@@ -109,7 +109,7 @@ final class FormOrJsonBody {
             return null;
         }
         if (!root.isObject()) {
-            faults.add(ErrorDetail.jsonInvalid(BODY, "Input should be a JSON object"));
+            faults.add(JsonFaults.notAnObject(BODY));
             return null;
         }
         return root;

@@ -58,8 +58,10 @@ class TokenValidationTest {
 
     @Test
     void refusesABodyThatIsNotAnObject() {
-        assertUnprocessable(authorized().contentType(ContentType.JSON).body("[\"client_credentials\"]"),
-                "{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"Input should be a JSON object\",\"type\":\"json_invalid\"}]}");
+        for (String body : new String[] { "[\"client_credentials\"]", "\"grant_type=client_credentials\"", "7" }) {
+            assertUnprocessable(authorized().contentType(ContentType.JSON).body(body),
+                    "{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"Input should be a valid dictionary\",\"type\":\"json_invalid\"}]}");
+        }
     }
 
     @Test

@@ -74,12 +74,30 @@ public final class JsonBinding {
             return new Read<>(value, List.copyOf(parser.faults()));
         } catch (JsonProcessingException e) {
             if (!(e instanceof JsonMappingException mapping) || mapping.getPath().isEmpty()) {
-                return new Read<>(null, List.of(JsonFaults.locate(e, base)));
+                return new Read<>(null, List.of(notAnObject(mapper, json, type, base) ? JsonFaults.notAnObject(base)
+                        : JsonFaults.locate(e, base)));
             }
             return readFieldByField(mapper, json, mapper.constructType(type), base, e);
         } catch (IOException | RuntimeException e) {
             // also what Jackson throws past its own limits (nesting depth, number and string lengths)
             return new Read<>(null, List.of(ErrorDetail.jsonInvalid(base, "JSON decode error")));
+        }
+    }
+
+    /**
+     * Whether a document that did not read as {@code type}, an object of named fields, is one well-formed JSON value
+     * of another kind ({@code [1,2]}, {@code "text"}, {@code 5}): the fault is then its JSON type, as for a field —
+     * not "JSON decode error", which stays for what is not one JSON value. Only on the failure path.
+     */
+    private static boolean notAnObject(ObjectMapper mapper, byte[] json, Class<?> type, List<Object> base) {
+        if (!type.isRecord() && !Map.class.isAssignableFrom(type)) {
+            return false;
+        }
+        try (KeyCheckingParser parser = new KeyCheckingParser(mapper.createParser(json), base)) {
+            JsonNode root = mapper.readTree(parser);
+            return root != null && !root.isObject() && !root.isNull() && !root.isMissingNode();
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 

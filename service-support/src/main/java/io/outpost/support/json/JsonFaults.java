@@ -66,6 +66,14 @@ public final class JsonFaults {
         return ErrorDetail.jsonInvalid(loc, wrongType(expected));
     }
 
+    /**
+     * A whole document that is JSON but not the object expected ({@code [1,2]} for an event): {@code json_invalid}
+     * at {@code base}, "Input should be a valid dictionary", as a field of that kind is.
+     */
+    public static ErrorDetail notAnObject(List<Object> base) {
+        return ErrorDetail.jsonInvalid(base, wrongType(Map.class));
+    }
+
     private static String wrongType(Class<?> expected) {
         if (expected == String.class) {
             return "Input should be a valid string";

@@ -222,7 +222,10 @@ class ValidationMappingTest {
     @Test
     void unparsableBodyIsJsonInvalid() {
         assertSingle(post("{\"grant_type\": "), "json_invalid", "JSON decode error", "body");
-        assertSingle(post("[1,2]"), "json_invalid", "JSON decode error", "body");
+        assertSingle(post("[1,2"), "json_invalid", "JSON decode error", "body");
+        // JSON, but not the object the body is: named as a field of the wrong kind is
+        assertSingle(post("[1,2]"), "json_invalid", "Input should be a valid dictionary", "body");
+        assertSingle(post("\"client_credentials\""), "json_invalid", "Input should be a valid dictionary", "body");
         // one JSON value, whole: Jackson's default read the first of two and ignored the second
         assertSingle(post("{\"grant_type\":\"client_credentials\"} {}"), "json_invalid", "JSON decode error", "body");
         assertSingle(post("{\"grant_type\":\"client_credentials\"}{\"count\":1}"), "json_invalid",

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -90,12 +91,22 @@ class JsonBindingTest {
 
     @Test
     void aDocumentThatIsNotJsonOrNotAnObjectIsOneFaultAndNoValue() {
-        for (String json : List.of("{\"the_title\":", "[1,2]", "\"text\"", "{\"the_title\":\"a\"} {}",
-                "{\"the_title\":\"a\"}{\"the_title\":\"b\"}", "{\"the_title\":1} [")) {
+        for (String json : List.of("{\"the_title\":", "{\"the_title\":\"a\"} {}",
+                "{\"the_title\":\"a\"}{\"the_title\":\"b\"}", "{\"the_title\":1} [", "[1,2] x", "[1,2", "\"text")) {
             JsonBinding.Read<Doc> read = read(json);
             assertThat(read.value()).as(json).isNull();
-            assertThat(described(read.faults())).as(json).hasSize(1).allMatch(f -> f.startsWith("value: "));
+            assertThat(described(read.faults())).as(json).containsExactly("value: JSON decode error [json_invalid]");
         }
+        // one JSON value, of another kind than the object expected: named as a field of that kind is
+        for (String json : List.of("[1,2]", "[]", "\"text\"", "5", "1e999999", "true", " [{\"\\u0000\":1}] ")) {
+            JsonBinding.Read<Doc> read = read(json);
+            assertThat(read.value()).as(json).isNull();
+            assertThat(described(read.faults())).as(json)
+                    .containsExactly("value: Input should be a valid dictionary [json_invalid]");
+        }
+        // read as a tree, any JSON value is what was asked for
+        assertThat(JsonBinding.read(MAPPER, "[1,2]".getBytes(StandardCharsets.UTF_8), JsonNode.class, BASE).faults())
+                .isEmpty();
         // a wrong type met first, then nesting past the parser's limits: the document is refused as a whole
         String deep = "{\"the_title\":1,\"unknown\":" + "[".repeat(1_500) + "]".repeat(1_500) + "}";
         assertThat(read(deep).value()).isNull();
