@@ -26,12 +26,13 @@ import io.outpost.testsupport.TestTokens;
  * <pre>
  * java -cp "$(cat load-tests/target/runtime.classpath):load-tests/target/classes" \
  *     io.outpost.load.history.HistoryBenchmark [rows=1000000] [ingest=200000] [requests=2000] [batch=500]
- *     [writers=2] [warm=100000]
+ *     [writers=2] [warm=100000] [rounds=5000]
  * </pre>
  *
  * {@code rows=0} measures the ingest alone; {@code batch} sets the service's {@code outpost.history.ingest-batch},
  * {@code writers} its {@code outpost.history.ingest-writers}; the first {@code warm} transactions of the backlog are
- * timed apart from the {@code ingest} measured after them.
+ * timed apart from the {@code ingest} measured after them; {@code rounds} of every read scenario warm the service up
+ * before any is measured.
  */
 public final class HistoryBenchmark {
 
@@ -48,6 +49,9 @@ public final class HistoryBenchmark {
         // stored first and timed apart: the service compiles its hot paths meanwhile (a cold start into a backlog)
         int warm = Integer.parseInt(opts.getOrDefault("warm", "100000"));
         int requests = Integer.parseInt(opts.getOrDefault("requests", "2000"));
+        // rounds of every read scenario before any is measured: after 1,000 the service was still compiling, and
+        // the p99s measured the JIT (docs/benchmarks.md, "Reads after a longer warm-up")
+        int rounds = Integer.parseInt(opts.getOrDefault("rounds", "5000"));
         Map<String, String> serviceEnv = new java.util.HashMap<>();
         if (opts.containsKey("batch")) {
             serviceEnv.put("OUTPOST_HISTORY_INGEST_BATCH", opts.get("batch"));
@@ -87,7 +91,7 @@ public final class HistoryBenchmark {
                     say(String.format("ingest: %,d transactions in %.2f s%s: %,.0f/s", ingest, rate.seconds(),
                             warm > 0 ? " after those" : " from the first stored row", ingest / rate.seconds()));
                     if (rows > 0) {
-                        afterIngest(db, service, tokens, rows, requests);
+                        afterIngest(db, service, tokens, rows, requests, rounds);
                     }
                 }
             }
@@ -95,18 +99,18 @@ public final class HistoryBenchmark {
     }
 
     private static void afterIngest(Connection db, HistoryServiceProcess service, TestTokens tokens, int rows,
-            int requests) throws Exception {
+            int requests, int rounds) throws Exception {
         UUID sandbox = UUID.randomUUID();
         long t0 = System.nanoTime();
         BulkLoad.load(db, sandbox, rows);
         say(String.format("bulk-loaded %,d transactions (one sandbox) in %.1f s, then VACUUM ANALYZE", rows,
                 (System.nanoTime() - t0) / 1e9));
-        reads(db, service, tokens, sandbox, requests);
+        reads(db, service, tokens, sandbox, requests, rounds);
         offsetContrast(db, sandbox);
     }
 
     private static void reads(Connection db, HistoryServiceProcess service, TestTokens tokens, UUID sandbox,
-            int requests) throws Exception {
+            int requests, int rounds) throws Exception {
         LatencyProbe probe = new LatencyProbe(tokens.token().permissions(Permissions.SANDBOX_CONFIG_VIEW).sign());
         String base = service.url() + "/v1/history/sandbox/" + sandbox + "/role?page_size=50";
         String deep = deepCursor(probe, service.url() + "/v1/history/sandbox/" + sandbox + "/role", 10_000 * 50);
@@ -119,7 +123,7 @@ public final class HistoryBenchmark {
         scenarios.put("name = 'role 4242 ' (90 matches)", base + "&name=" + enc("role 4242 "));
         scenarios.put("name = 'admin' (225,000 matches)", base + "&name=admin");
         // warm every path (JIT, prepared statements, caches) before measuring any
-        for (int round = 0; round < 1000; round++) {
+        for (int round = 0; round < rounds; round++) {
             for (String url : scenarios.values()) {
                 probe.get(url);
             }
