@@ -37,7 +37,7 @@ import io.outpost.testsupport.TestTokens;
  * CPU. With {@code -Dreplicas=2} two instances share the consumer group and the polls (player i on instance
  * i mod 2), so about half the deliveries cross instances through PostgreSQL's announcements; each instance's
  * queries per announcement are reported. Settings: -Dingest=200000 -Dheld=10000 -Drates=1000,5000 -Dseconds=30
- * -Didle=19000 -Dreplicas=1 -Dwarmup=20 -Dserver.jvm="-Xmx1g"; -Dramps=2 opens the held polls again, for new
+ * -Didle=19000 -Dreplicas=1 -Dwarmup=180 -Dserver.jvm="-Xmx1g"; -Dramps=2 opens the held polls again, for new
  * players, on the warm instance (with -Dramp.fresh=true on a new one); -Dserver.java.home runs the service on another JDK,
  * an empty -Drates skips (b), -Dheapdump=/path.hprof dumps the live heap with every idle poll held.
  */
@@ -56,8 +56,12 @@ public final class NotificationBenchmark {
             .map(Integer::valueOf).toList();
     private static final int REPLICAS = Integer.getInteger("replicas", 1);
     private static final int SECONDS = Integer.getInteger("seconds", 30);
-    /** Seconds of each rate run before measuring: the first collections after opening many polls copy them all. */
-    private static final int WARMUP = Integer.getInteger("warmup", 20);
+    /**
+     * Seconds of each rate run before measuring: the first collections after opening many polls copy them all, and
+     * the JVMs (the service's, the broker's, this one's) compile for minutes under load — after 20 s the p99 at
+     * 1,000/s read 716–2,509 ms, after 180 s 51–53 ms (docs/benchmarks.md, issue 10, twelfth pass).
+     */
+    private static final int WARMUP = Integer.getInteger("warmup", 180);
     private static final int IDLE = Integer.getInteger("idle", 19_000);
     /** Ramps of new polls: the first, and {@code ramps − 1} more ({@link #rampAgain}). */
     private static final int RAMPS = Integer.getInteger("ramps", 1);
