@@ -90,7 +90,7 @@ public final class JsonBinding {
      * not "JSON decode error", which stays for what is not one JSON value. Only on the failure path.
      */
     private static boolean notAnObject(ObjectMapper mapper, byte[] json, Class<?> type, List<Object> base) {
-        if (!type.isRecord() && !Map.class.isAssignableFrom(type)) {
+        if (!JsonFaults.isObject(type)) {
             return false;
         }
         try (KeyCheckingParser parser = new KeyCheckingParser(mapper.createParser(json), base)) {

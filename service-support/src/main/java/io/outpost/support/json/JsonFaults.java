@@ -74,6 +74,11 @@ public final class JsonFaults {
         return ErrorDetail.jsonInvalid(base, wrongType(Map.class));
     }
 
+    /** Whether values of {@code type} are read from a JSON object ("… a valid dictionary" when they are not). */
+    static boolean isObject(Class<?> type) {
+        return Map.class.isAssignableFrom(type) || type.isRecord();
+    }
+
     private static String wrongType(Class<?> expected) {
         if (expected == String.class) {
             return "Input should be a valid string";
@@ -81,7 +86,7 @@ public final class JsonFaults {
         if (expected == Long.class || expected == long.class || expected == Integer.class || expected == int.class) {
             return "Input should be a valid integer";
         }
-        if (expected != null && (Map.class.isAssignableFrom(expected) || expected.isRecord())) {
+        if (expected != null && isObject(expected)) {
             return "Input should be a valid dictionary";
         }
         if (expected != null && (Collection.class.isAssignableFrom(expected) || expected.isArray())) {
