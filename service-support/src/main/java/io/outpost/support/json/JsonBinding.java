@@ -74,8 +74,7 @@ public final class JsonBinding {
             return new Read<>(value, List.copyOf(parser.faults()));
         } catch (JsonProcessingException e) {
             if (!(e instanceof JsonMappingException mapping) || mapping.getPath().isEmpty()) {
-                return new Read<>(null, List.of(notAnObject(mapper, json, type, base) ? JsonFaults.notAnObject(base)
-                        : JsonFaults.locate(e, base)));
+                return new Read<>(null, List.of(rootFault(mapper, json, type, base, e)));
             }
             return readFieldByField(mapper, json, mapper.constructType(type), base, e);
         } catch (IOException | RuntimeException e) {
@@ -85,19 +84,25 @@ public final class JsonBinding {
     }
 
     /**
-     * Whether a document that did not read as {@code type}, an object of named fields, is one well-formed JSON value
-     * of another kind ({@code [1,2]}, {@code "text"}, {@code 5}): the fault is then its JSON type, as for a field —
-     * not "JSON decode error", which stays for what is not one JSON value. Only on the failure path.
+     * The fault of a document that did not read as {@code type} at its root ({@code failure}). For an object of named
+     * fields the document is read again as a tree, and what that read meets is the fault: one well-formed JSON value
+     * of another kind ({@code [1,2]}, {@code "text"}, {@code 5}) is its JSON type, as for a field; nesting past the
+     * parser's limits, a key given twice or text that is not JSON is said so — Jackson refuses an array for a record
+     * at its first token, before it meets any of them. Only on the failure path.
      */
-    private static boolean notAnObject(ObjectMapper mapper, byte[] json, Class<?> type, List<Object> base) {
+    private static ErrorDetail rootFault(ObjectMapper mapper, byte[] json, Class<?> type, List<Object> base,
+            JsonProcessingException failure) {
         if (!JsonFaults.isObject(type)) {
-            return false;
+            return JsonFaults.locate(failure, base);
         }
         try (KeyCheckingParser parser = new KeyCheckingParser(mapper.createParser(json), base)) {
             JsonNode root = mapper.readTree(parser);
-            return root != null && !root.isObject() && !root.isNull() && !root.isMissingNode();
+            boolean otherKind = root != null && !root.isObject() && !root.isNull() && !root.isMissingNode();
+            return otherKind ? JsonFaults.notAnObject(base) : JsonFaults.locate(failure, base);
+        } catch (JsonProcessingException tree) {
+            return JsonFaults.locate(tree, base);
         } catch (IOException | RuntimeException e) {
-            return false;
+            return JsonFaults.locate(failure, base);
         }
     }
 

@@ -104,6 +104,9 @@ class JsonBindingTest {
             assertThat(described(read.faults())).as(json)
                     .containsExactly("value: Input should be a valid dictionary [json_invalid]");
         }
+        // an array nested past the parser's limits: said so, though Jackson refused it as no object at its first token
+        assertThat(described(read("[".repeat(1_500) + "]".repeat(1_500)).faults()))
+                .containsExactly("value: JSON decode error, input exceeds the parser's limits [json_invalid]");
         // read as a tree, any JSON value is what was asked for
         assertThat(JsonBinding.read(MAPPER, "[1,2]".getBytes(StandardCharsets.UTF_8), JsonNode.class, BASE).faults())
                 .isEmpty();
