@@ -39,7 +39,9 @@ import io.outpost.testsupport.TestTokens;
  * queries per announcement are reported. Settings: -Dingest=200000 -Dheld=10000 -Drates=1000,5000 -Dseconds=30
  * -Didle=19000 -Dreplicas=1 -Dwarmup=180 -Dserver.jvm="-Xmx1g"; -Dramps=2 opens the held polls again, for new
  * players, on the warm instance (with -Dramp.fresh=true on a new one); -Dserver.java.home runs the service on another JDK,
- * an empty -Drates skips (b), -Dheapdump=/path.hprof dumps the live heap with every idle poll held.
+ * an empty -Drates skips (b), -Dheapdump=/path.hprof dumps the live heap with every idle poll held;
+ * -Dclient.headers=ingress sends the headers a poll carries through an ingress ({@link PollClients}). Each latency
+ * run prints the service's collector pauses within its window, which is where the p99 goes on a 2-core box.
  */
 public final class NotificationBenchmark {
 
@@ -299,10 +301,13 @@ public final class NotificationBenchmark {
             java.util.function.ToDoubleFunction<String> delta = key -> after.getOrDefault(key, 0.0)
                     - before.getOrDefault(key, 0.0);
             System.out.printf("    instance %d: CPU %.0f%% of one core; announcements %,.0f, queries start %,.0f, "
-                    + "after %,.0f, after_many %,.0f, heads %,.0f%n", r,
+                    + "after %,.0f, after_many %,.0f, heads %,.0f; collector pauses %,.0f, mean %.1f ms, "
+                    + "%,.0f ms in all (%.1f%% of the window)%n", r,
                     (servers.get(r).cpuTicks() - cpu[r]) * 100.0 / (SECONDS * 100.0),
                     delta.applyAsDouble("announcements"), delta.applyAsDouble("start"), delta.applyAsDouble("after"),
-                    delta.applyAsDouble("after_many"), delta.applyAsDouble("heads"));
+                    delta.applyAsDouble("after_many"), delta.applyAsDouble("heads"), delta.applyAsDouble("gc_pauses_count"),
+                    delta.applyAsDouble("gc_pauses_sum") * 1000 / Math.max(1, delta.applyAsDouble("gc_pauses_count")),
+                    delta.applyAsDouble("gc_pauses_sum") * 1000, delta.applyAsDouble("gc_pauses_sum") * 100.0 / SECONDS);
         }
         Thread.sleep(2_000); // let the last answers come and their polls be held again
     }

@@ -25,6 +25,8 @@ final class NotificationServiceProcess implements AutoCloseable {
     private static final Pattern HELD = Pattern.compile("(?m)^outpost_notification_polls_held(?:\\{[^}]*\\})? ([0-9.E]+)");
     private static final Pattern COUNTER = Pattern.compile("(?m)^outpost_notification_(?:store_queries_total\\{[^}]*"
             + "query=\"([a-z_]+)\"[^}]*\\}|announcements_total\\{[^}]*origin=\"([a-z]+)\"[^}]*\\}) ([0-9.E]+)");
+    /** Micrometer's collector pauses, every collector and cause: how many and their seconds. */
+    private static final Pattern GC_PAUSES = Pattern.compile("(?m)^jvm_gc_pause_seconds_(count|sum)\\{[^}]*\\} ([0-9.E]+)");
     /** "  12:   3456   789012  java.lang.String (java.base@17)": bytes and class name. */
     private static final Pattern HISTOGRAM_ROW = Pattern.compile("(?m)^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+(\\S+)");
     /** A generation's (or G1's whole heap's) line of jcmd GC.heap_info; Metaspace lines say no total. */
@@ -148,7 +150,10 @@ final class NotificationServiceProcess implements AutoCloseable {
         return held.find() ? (long) Double.parseDouble(held.group(1)) : -1;
     }
 
-    /** The counters of the poll path: announcements received and queries by kind. */
+    /**
+     * The counters of the poll path (announcements received, queries by kind) and the JVM's collector pauses so
+     * far ({@code gc_pauses_count}, {@code gc_pauses_sum} in seconds).
+     */
     Map<String, Double> counters() throws IOException, InterruptedException {
         HttpRequest metrics = HttpRequest.newBuilder(URI.create(url() + "/q/metrics")).timeout(Duration.ofSeconds(60)).build();
         String body = http.send(metrics, HttpResponse.BodyHandlers.ofString()).body();
@@ -159,6 +164,10 @@ final class NotificationServiceProcess implements AutoCloseable {
             counters.put(m.group(1) != null ? m.group(1)
                     : "other".equals(m.group(2)) ? "announcements" : "announcements_" + m.group(2),
                     Double.parseDouble(m.group(3)));
+        }
+        Matcher gc = GC_PAUSES.matcher(body);
+        while (gc.find()) {
+            counters.merge("gc_pauses_" + gc.group(1), Double.parseDouble(gc.group(2)), Double::sum);
         }
         return counters;
     }
