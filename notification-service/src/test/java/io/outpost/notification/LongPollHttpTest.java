@@ -2,10 +2,19 @@ package io.outpost.notification;
 
 import static io.outpost.notification.Fixture.reader;
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.emptyString;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.nullValue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
@@ -17,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.outpost.notification.store.NotificationStore;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 
 /**
  * The long poll's HTTP surface, as a client sees it: it is served by a Vert.x route below Quarkus REST
@@ -133,5 +143,89 @@ class LongPollHttpTest {
     void whitespaceAroundTheTokenIsIgnoredAndTheSchemeIsCaseInsensitive() {
         given().header("Authorization", "  bEaReR   " + token + "  ").when().get(Fixture.LP + "?deadline=0").then()
                 .statusCode(200).header("WWW-Authenticate", nullValue());
+    }
+
+    /**
+     * A poll's request headers are dropped once its token is read (LongPollRoute), so what was decided from them must
+     * stand: on HTTP/1.1 the connection serves the next poll — one held first — unless a request said {@code
+     * Connection: close}; on HTTP/1.0 only with {@code Connection: keep-alive}. A proxy's and a game engine's
+     * headers change nothing.
+     */
+    @Test
+    void theConnectionIsKeptOrClosedAsEachRequestAsked() throws IOException {
+        String headers = "Host: localhost\r\nAuthorization: Bearer " + token + "\r\n"
+                + "User-Agent: UnityPlayer/2022.3.20f1 (UnityWebRequest/1.0, libcurl/8.4.0-DEV)\r\nAccept: */*\r\n"
+                + "Accept-Encoding: deflate, gzip\r\nX-Request-ID: 8c2f5e0b7d6a4f1e9b3c2a1d0e9f8a7b\r\n"
+                + "X-Forwarded-For: 203.0.113.57\r\nX-Forwarded-Proto: https\r\nX-Forwarded-Host: play.example.com\r\n";
+        try (Socket socket = new Socket("localhost", RestAssured.port)) {
+            socket.setSoTimeout(20_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            write(out, "GET " + Fixture.LP + "?offset_reset_strategy=earliest HTTP/1.1\r\n" + headers + "\r\n");
+            Answer first = Answer.read(in);
+            assertThat(first.status()).isEqualTo("HTTP/1.1 200 OK");
+            assertThat(first.body()).contains("\"notification_id\":\"h-0\"").endsWith("\"cursor\":\"h-0\"}");
+            assertThat(first.headers()).doesNotContainKey("connection");
+            // held for its deadline, then answered empty on the same connection
+            write(out, "GET " + Fixture.LP + "?deadline=1&exclude_before=h-0 HTTP/1.1\r\n" + headers + "\r\n");
+            Answer held = Answer.read(in);
+            assertThat(held.status()).isEqualTo("HTTP/1.1 200 OK");
+            assertThat(held.body()).isEqualTo("{\"notifications\":[],\"cursor\":\"h-0\"}");
+            write(out, "GET " + Fixture.LP + "?deadline=1&exclude_before=h-0 HTTP/1.1\r\n" + headers
+                    + "Connection: close\r\n\r\n");
+            Answer last = Answer.read(in);
+            assertThat(last.status()).isEqualTo("HTTP/1.1 200 OK");
+            assertThat(last.headers()).containsEntry("connection", "close");
+            assertThat(in.read()).as("closed by the service").isEqualTo(-1);
+        }
+        try (Socket socket = new Socket("localhost", RestAssured.port)) {
+            socket.setSoTimeout(20_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            write(out, "GET " + Fixture.LP + "?deadline=1&exclude_before=h-0 HTTP/1.0\r\n" + headers
+                    + "Connection: keep-alive\r\n\r\n");
+            Answer kept = Answer.read(in);
+            assertThat(kept.status()).isEqualTo("HTTP/1.0 200 OK");
+            assertThat(kept.headers()).containsEntry("connection", "keep-alive");
+            assertThat(kept.body()).isEqualTo("{\"notifications\":[],\"cursor\":\"h-0\"}");
+            write(out, "GET " + Fixture.LP + "?deadline=1&exclude_before=h-0 HTTP/1.0\r\n" + headers + "\r\n");
+            Answer closing = Answer.read(in);
+            assertThat(closing.status()).isEqualTo("HTTP/1.0 200 OK");
+            assertThat(in.read()).as("closed by the service").isEqualTo(-1);
+        }
+    }
+
+    private static void write(OutputStream out, String request) throws IOException {
+        out.write(request.getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+    }
+
+    /** One answer read off a connection: its status line, headers (names in lower case) and Content-Length body. */
+    private record Answer(String status, Map<String, String> headers, String body) {
+
+        static Answer read(InputStream in) throws IOException {
+            String status = line(in);
+            Map<String, String> headers = new HashMap<>();
+            for (String line = line(in); !line.isEmpty(); line = line(in)) {
+                int colon = line.indexOf(':');
+                headers.put(line.substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT),
+                        line.substring(colon + 1).trim());
+            }
+            byte[] body = in.readNBytes(Integer.parseInt(headers.getOrDefault("content-length", "0")));
+            return new Answer(status, headers, new String(body, StandardCharsets.UTF_8));
+        }
+
+        private static String line(InputStream in) throws IOException {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            for (int b = in.read(); b != '\n'; b = in.read()) {
+                if (b < 0) {
+                    throw new IOException("the connection closed mid-answer");
+                }
+                if (b != '\r') {
+                    line.write(b);
+                }
+            }
+            return line.toString(StandardCharsets.ISO_8859_1);
+        }
     }
 }

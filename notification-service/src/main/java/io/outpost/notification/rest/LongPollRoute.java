@@ -78,8 +78,12 @@ public class LongPollRoute {
         Context context = Vertx.currentContext();
         try {
             String token = BearerTokenFilter.bearerToken(request);
-            // read once: a held poll keeps no copy of the token (≈ 0.6 KiB a poll; nor does a heap dump show it)
-            request.headers().remove(HttpHeaders.AUTHORIZATION).remove(HttpHeaders.COOKIE);
+            // Read once: a held poll keeps none of its request's headers — no copy of the token (≈ 0.6 KiB a poll;
+            // nor does a heap dump show it) and none of what a proxy and the client's HTTP library add (≈ 2 KiB
+            // through an ingress, docs/benchmarks.md). Nothing reads them later: the response's keep-alive was
+            // decided when the request began, the forwarded address and host when it was routed, the query is
+            // in the URI.
+            request.headers().clear();
             verifier.verify(token).subscribe().with(
                     verified -> onContext(context, () -> start(request, verified)),
                     failure -> onContext(context, () -> answers.failed(response, failure)));
