@@ -245,6 +245,27 @@ class ManifestsTest {
                 .isLessThanOrEqualTo(ServiceConfig.bytes(heap));
     }
 
+    /**
+     * notification-service overrides the image's heap sizing for ParallelGC (its {@code GC_*} variables, read by
+     * {@code run-java.sh}) with exactly the values docs/deploy.md's "Memory budget" names: the image's own keep
+     * the heap so tight that held polls force a full collection every few seconds under load.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "dev", "prod" })
+    void notificationServiceSizesItsHeapAsDocumented(String overlay) throws Exception {
+        String budget = ProdKafkaAndMonitoringTest.section(Files.readString(Rendered.ROOT.resolve("docs/deploy.md")),
+                "## Memory budget");
+        Map<String, String> documented = new TreeMap<>();
+        Matcher named = Pattern.compile("`(GC_(?:MIN_HEAP_FREE_RATIO|MAX_HEAP_FREE_RATIO|TIME_RATIO|"
+                + "ADAPTIVE_SIZE_POLICY_WEIGHT))=(\\d+)`").matcher(budget);
+        while (named.find()) {
+            documented.put(named.group(1), named.group(2));
+        }
+        assertThat(documented).as("docs/deploy.md names the four").hasSize(4);
+        JsonNode container = Rendered.overlay(overlay).container("notification-service");
+        documented.forEach((name, value) -> assertThat(env(container, name)).as(overlay + " " + name).isEqualTo(value));
+    }
+
     /** The documented minimum Kubernetes version runs every lifecycle handler the pods use. */
     @Test
     void theDocumentedKubernetesVersionHasEveryHandlerThePodsUse() throws Exception {
