@@ -25,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.outpost.notification.store.NotificationStore;
+import io.outpost.testsupport.IngressHeaders;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 
@@ -153,10 +154,7 @@ class LongPollHttpTest {
      */
     @Test
     void theConnectionIsKeptOrClosedAsEachRequestAsked() throws IOException {
-        String headers = "Host: localhost\r\nAuthorization: Bearer " + token + "\r\n"
-                + "User-Agent: UnityPlayer/2022.3.20f1 (UnityWebRequest/1.0, libcurl/8.4.0-DEV)\r\nAccept: */*\r\n"
-                + "Accept-Encoding: deflate, gzip\r\nX-Request-ID: 8c2f5e0b7d6a4f1e9b3c2a1d0e9f8a7b\r\n"
-                + "X-Forwarded-For: 203.0.113.57\r\nX-Forwarded-Proto: https\r\nX-Forwarded-Host: play.example.com\r\n";
+        String headers = "Host: localhost\r\nAuthorization: Bearer " + token + "\r\n" + IngressHeaders.lines();
         try (Socket socket = new Socket("localhost", RestAssured.port)) {
             socket.setSoTimeout(20_000);
             OutputStream out = socket.getOutputStream();

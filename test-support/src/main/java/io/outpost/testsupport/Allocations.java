@@ -6,11 +6,11 @@ import java.util.function.IntConsumer;
 /** Heap bytes a piece of code allocates per call, for tests that bound what a hot path costs. */
 public final class Allocations {
 
-    private Allocations() {
-    }
-
     /** Measured rounds after the warm-up; the least is reported. */
     private static final int ROUNDS = 5;
+
+    private Allocations() {
+    }
 
     /**
      * Runs {@code call} {@code calls} times to warm it up, then {@value #ROUNDS} rounds of as many calls on this

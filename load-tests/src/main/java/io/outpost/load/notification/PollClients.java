@@ -1,13 +1,11 @@
 package io.outpost.load.notification;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.HdrHistogram.Recorder;
 
+import io.outpost.testsupport.IngressHeaders;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -37,12 +35,10 @@ final class PollClients implements AutoCloseable {
     private static final int PLAYERS_PER_CLIENT = 32;
     private static final long LAG_TICK_NANOS = 10_000_000;
     /**
-     * {@code -Dclient.headers=ingress}: every poll carries what it would through an ingress-nginx controller — the
-     * headers the controller adds and those of a game engine's HTTP client (values of typical length; the addresses
-     * are documentation ones, sent as text only). Without it a poll carries {@code Host} and {@code Authorization}.
+     * {@code -Dclient.headers=ingress}: every poll carries what it would through an ingress-nginx controller
+     * ({@link IngressHeaders}). Without it a poll carries {@code Host} and {@code Authorization}.
      */
-    private static final Map<String, String> EXTRA_HEADERS = "ingress".equals(System.getProperty("client.headers"))
-            ? ingressHeaders() : Map.of();
+    private static final boolean INGRESS_HEADERS = "ingress".equals(System.getProperty("client.headers"));
 
     private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
     private final HttpClient[] clients;
@@ -77,27 +73,12 @@ final class PollClients implements AutoCloseable {
         });
     }
 
-    private static Map<String, String> ingressHeaders() {
-        Map<String, String> headers = new LinkedHashMap<>();
-        headers.put("User-Agent", "UnityPlayer/2022.3.20f1 (UnityWebRequest/1.0, libcurl/8.4.0-DEV)");
-        headers.put("Accept", "*/*");
-        headers.put("Accept-Encoding", "deflate, gzip");
-        headers.put("X-Unity-Version", "2022.3.20f1");
-        headers.put("X-Request-ID", "8c2f5e0b7d6a4f1e9b3c2a1d0e9f8a7b");
-        headers.put("X-Real-IP", "203.0.113.57");
-        headers.put("X-Forwarded-For", "203.0.113.57");
-        headers.put("X-Forwarded-Host", "play.example.com");
-        headers.put("X-Forwarded-Port", "443");
-        headers.put("X-Forwarded-Proto", "https");
-        headers.put("X-Forwarded-Scheme", "https");
-        headers.put("X-Scheme", "https");
-        return Collections.unmodifiableMap(headers);
-    }
-
-    /** A fresh map per request (the client owns what it is given): the extra headers, and the token. */
-    private static MultiMap extraHeaders(String token) {
+    /** A fresh map per request (the client owns what it is given): the ingress's headers if asked, and the token. */
+    private static MultiMap headers(String token) {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap();
-        EXTRA_HEADERS.forEach(headers::add);
+        if (INGRESS_HEADERS) {
+            IngressHeaders.ALL.forEach(header -> headers.add(header.getKey(), header.getValue()));
+        }
         return headers.add("Authorization", "Bearer " + token);
     }
 
@@ -108,7 +89,7 @@ final class PollClients implements AutoCloseable {
         }
         String uri = LP + "?deadline=900&max_page_size=100" + (cursor == null ? "" : "&exclude_before=" + cursor);
         clients[index % clients.length].request(new RequestOptions().setMethod(HttpMethod.GET).setHost("127.0.0.1")
-                .setPort(port).setURI(uri).setHeaders(extraHeaders(token)).setIdleTimeout(0))
+                .setPort(port).setURI(uri).setHeaders(headers(token)).setIdleTimeout(0))
                 .compose(request -> request.send().compose(response -> response.body().map(body -> {
                     if (response.statusCode() != 200) {
                         throw new IllegalStateException(response.statusCode() + " " + body);
