@@ -1,11 +1,14 @@
 package io.outpost.messaging;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -45,6 +48,9 @@ final class BatchWork<E> {
     private final Map<Consumed<E>, ConsumerRecord<byte[], byte[]>> sources = new IdentityHashMap<>();
     private final List<Letter> letters = new ArrayList<>();
     private int deadLettered;
+    /** Its records' keys, once asked for (the consumer's thread only); a record without a key counts as every key. */
+    private Set<ByteBuffer> keys;
+    private boolean keyless;
 
     private BatchWork(Context<E> context, ConsumerRecords<byte[], byte[]> records) {
         this.context = context;
@@ -103,6 +109,39 @@ final class BatchWork<E> {
             offsets.put(partition, new OffsetAndMetadata(inPartition.get(inPartition.size() - 1).offset() + 1));
         }
         return offsets;
+    }
+
+    /** Whether this batch and {@code other} hold records of the same key (a record without a key: any key). */
+    boolean sharesKeyWith(BatchWork<E> other) {
+        Set<ByteBuffer> mine = keys();
+        Set<ByteBuffer> theirs = other.keys();
+        if (mine == null || theirs == null) {
+            return true;
+        }
+        Set<ByteBuffer> smaller = mine.size() <= theirs.size() ? mine : theirs;
+        Set<ByteBuffer> larger = smaller == mine ? theirs : mine;
+        for (ByteBuffer key : smaller) {
+            if (larger.contains(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Its records' keys; null when one has none. */
+    private Set<ByteBuffer> keys() {
+        if (keys == null && !keyless) {
+            Set<ByteBuffer> found = new HashSet<>(records.count() * 2);
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                if (record.key() == null) {
+                    keyless = true;
+                    return null;
+                }
+                found.add(ByteBuffer.wrap(record.key()));
+            }
+            keys = found;
+        }
+        return keys;
     }
 
     /** Its first offset per partition: where to start again when it failed. */

@@ -19,10 +19,16 @@ public abstract class ConsumedTopic<E> {
 
     /**
      * Where and how to consume; {@code storeTimeout}: how long one {@link #store} call may take before it is
-     * abandoned and retried (a timeout).
+     * abandoned and retried (a timeout); {@code storesInFlight}: batches stored at once at most, above 1 only
+     * when the store takes batches of different record keys in any order (see {@link TopicIngest.Builder#storesInFlight}).
      */
     public record Settings(String bootstrapServers, String groupId, int maxBatch, boolean enabled,
-            Duration storeTimeout) {
+            Duration storeTimeout, int storesInFlight) {
+
+        /** One batch stored at a time. */
+        public Settings(String bootstrapServers, String groupId, int maxBatch, boolean enabled, Duration storeTimeout) {
+            this(bootstrapServers, groupId, maxBatch, enabled, storeTimeout, 1);
+        }
     }
 
     private final String topic;
@@ -69,6 +75,7 @@ public abstract class ConsumedTopic<E> {
                 .validator(this::validate)
                 .store(this::store)
                 .storeTimeout(settings.storeTimeout())
+                .storesInFlight(settings.storesInFlight())
                 .build()
                 .start();
     }

@@ -1,6 +1,7 @@
 package io.outpost.messaging;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -43,15 +45,20 @@ import io.outpost.support.store.StoreFault;
  * pause; nothing is skipped, and no dead letter already acknowledged is sent again. A crash between store and
  * commit re-delivers the batch; stores are idempotent, so nothing is stored twice.
  *
- * <p>Two threads: the consumer's polls and prepares the next batch while the store's thread stores the current
- * one, so the time between batches is not spent waiting. A batch's offsets are committed asynchronously once it
- * went through (a lost commit is covered by the next one, or re-delivers records the idempotent store already
- * holds); synchronously before partitions are revoked and on close.
+ * <p>The consumer's thread polls and prepares the next batch while store threads store earlier ones, so the time
+ * between batches is not spent waiting. By default one batch is stored at a time; with
+ * {@link Builder#storesInFlight} above 1, a batch that shares no record key with those in flight is stored beside
+ * them, so a record does not wait for another key's commit (a key's records still reach the store one batch
+ * after the other, in order). Offsets are committed oldest batch first, asynchronously once a batch and every
+ * batch before it went through (a lost commit is covered by the next one, or re-delivers records the idempotent
+ * store already holds); synchronously before partitions are revoked and on close.
  */
 public final class TopicIngest<E> implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(TopicIngest.class);
     private static final Duration POLL = Duration.ofMillis(200);
+    /** While batches are being stored: how long a poll may wait before the loop looks at them again. */
+    private static final Duration POLL_STORING = Duration.ofMillis(5);
     private static final long MAX_BACKOFF_MS = 5000;
     private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
     /** A loop that has not come round for this long is stuck, which only a restart repairs. */
@@ -64,17 +71,17 @@ public final class TopicIngest<E> implements AutoCloseable {
     private final Refusals refusals = new Refusals();
     private final BatchWork.Context<E> work;
     private final Thread thread;
-    /** Stores one batch at a time, while the consumer's thread polls and prepares the next. */
+    /** Stores up to {@link #storesInFlight} batches at once, while the consumer's thread polls and prepares the next. */
     private final ExecutorService storer;
+    private final int storesInFlight;
     private final AtomicLong stored = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
     private volatile boolean running;
     private volatile long heartbeat = System.nanoTime();
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile Throwable lastFailure;
-    /** The batch being stored, and what its store answers (the consumer's thread only). */
-    private BatchWork<E> inFlight;
-    private Future<Integer> inFlightResult;
+    /** The batches being stored, oldest first, with what their stores answer (the consumer's thread only). */
+    private final ArrayDeque<Storing<E>> inFlight = new ArrayDeque<>();
 
     private TopicIngest(Builder<E> builder) {
         this.topic = builder.topic;
@@ -98,7 +105,8 @@ public final class TopicIngest<E> implements AutoCloseable {
                 builder.storeTimeout, deadLetters, refusals, metrics);
         this.thread = new Thread(this::run, "ingest-" + topic);
         this.thread.setDaemon(true);
-        this.storer = Executors.newSingleThreadExecutor(task -> {
+        this.storesInFlight = builder.storesInFlight;
+        this.storer = Executors.newFixedThreadPool(storesInFlight, task -> {
             Thread t = new Thread(task, "ingest-store-" + topic);
             t.setDaemon(true);
             return t;
@@ -177,55 +185,87 @@ public final class TopicIngest<E> implements AutoCloseable {
     }
 
     /**
-     * Polls, prepares and stores batches one after the other, with the next batch polled and prepared while the
-     * current one is being stored (on the store's thread) and offsets committed asynchronously. A failed batch
-     * discards the one prepared behind it and starts again from the failed one's first offsets.
+     * Polls, prepares and stores batches, with the next batch polled and prepared while earlier ones are being
+     * stored (on the store's threads) and offsets committed asynchronously, oldest batch first. A batch is given to
+     * the store beside those in flight only when none of them holds a record of the same key, so a key's records
+     * are stored in their order; otherwise (or when {@link #storesInFlight} are in flight) it waits for the older
+     * ones. A failed batch discards the one prepared behind it, waits for the later ones in flight without
+     * committing them, and starts again from the failed one's first offsets.
      */
     private void consume(KafkaConsumer<byte[], byte[]> kafka) {
         long backoff = 0;
         try {
             while (running) {
                 heartbeat = System.nanoTime();
-                ConsumerRecords<byte[], byte[]> records = kafka.poll(inFlight == null ? POLL : Duration.ZERO);
+                ConsumerRecords<byte[], byte[]> records = kafka.poll(inFlight.isEmpty() ? POLL : POLL_STORING);
                 metrics.lag(lag(kafka));
                 BatchWork<E> next = records.isEmpty() ? null : BatchWork.prepare(work, records);
-                if (inFlight != null) {
-                    BatchWork<E> done = inFlight;
-                    inFlight = null;
-                    Throwable failure = finish(kafka, done, false);
-                    if (failure != null) {
-                        backoff = retry(kafka, failure, backoff, done, next);
-                        continue;
-                    }
+                int storing = inFlight.size();
+                Rewind rewind = retire(kafka, false, oldest -> oldest.result().isDone() || next != null && mustWait(next));
+                if (rewind != null) {
+                    backoff = retry(kafka, rewind, backoff, next);
+                    continue;
+                }
+                if (inFlight.size() < storing) {
                     backoff = 0;
                 }
                 if (next == null) {
-                    metrics.idle();
+                    if (inFlight.isEmpty()) {
+                        metrics.idle();
+                    }
                     continue;
                 }
-                inFlight = next;
-                inFlightResult = storer.submit(next::store);
+                inFlight.addLast(new Storing<>(next, storer.submit(next::store)));
             }
         } finally {
-            if (inFlight != null) {
-                BatchWork<E> last = inFlight;
-                inFlight = null;
-                finish(kafka, last, true); // closing: what is stored is committed, the rest read again later
-            }
+            retire(kafka, true, oldest -> true); // closing: what is stored is committed, the rest read again later
         }
     }
 
-    /** Waits for a batch given to the store; commits its offsets when it went through. Answers its failure, or null. */
-    private Throwable finish(KafkaConsumer<byte[], byte[]> kafka, BatchWork<E> batch, boolean sync) {
-        int count;
-        try {
-            count = inFlightResult.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return e;
-        } catch (ExecutionException e) {
-            return e.getCause();
+    /** Whether {@code next} must wait for the oldest batch in flight: no room, or a key in common with one. */
+    private boolean mustWait(BatchWork<E> next) {
+        if (inFlight.size() >= storesInFlight) {
+            return true;
         }
+        for (Storing<E> storing : inFlight) {
+            if (storing.work().sharesKeyWith(next)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Finishes the oldest batches in flight while {@code retire} holds for the oldest: waits for each and commits
+     * its offsets ({@code sync}: before the call returns). When one failed, the batches after it are waited for
+     * and not committed, and the answer says where to read again; null when every finished batch went through.
+     */
+    private Rewind retire(KafkaConsumer<byte[], byte[]> kafka, boolean sync, Predicate<Storing<E>> retire) {
+        while (!inFlight.isEmpty() && retire.test(inFlight.peekFirst())) {
+            Storing<E> oldest = inFlight.pollFirst();
+            Throwable failure = finish(kafka, oldest, sync);
+            if (failure != null) {
+                Map<TopicPartition, Long> from = oldest.work().starts();
+                for (Storing<E> later; (later = inFlight.pollFirst()) != null;) {
+                    // it may have stored its records: the store is idempotent, they are read again
+                    if (outcome(later) == null) {
+                        deadLettered.addAndGet(later.work().deadLettered()); // acknowledged: not sent again
+                    }
+                    later.work().starts().forEach(from::putIfAbsent);
+                }
+                return new Rewind(failure, from);
+            }
+        }
+        return null;
+    }
+
+    /** Waits for a batch given to the store; commits its offsets when it went through. Answers its failure, or null. */
+    private Throwable finish(KafkaConsumer<byte[], byte[]> kafka, Storing<E> storing, boolean sync) {
+        Throwable failure = outcome(storing);
+        if (failure != null) {
+            return failure;
+        }
+        BatchWork<E> batch = storing.work();
         Map<TopicPartition, OffsetAndMetadata> offsets = batch.offsets();
         if (sync) {
             try {
@@ -235,14 +275,15 @@ public final class TopicIngest<E> implements AutoCloseable {
                 LOG.warnf("offsets of %s not committed (their records will be read again): %s", topic, e);
             }
         } else {
-            kafka.commitAsync(offsets, (done, failure) -> {
-                if (failure == null) {
+            kafka.commitAsync(offsets, (done, commitFailure) -> {
+                if (commitFailure == null) {
                     committed(done);
                 } else {
-                    LOG.debugf("offsets of %s not committed (a later commit covers them): %s", topic, failure);
+                    LOG.debugf("offsets of %s not committed (a later commit covers them): %s", topic, commitFailure);
                 }
             });
         }
+        int count = storing.count;
         lastFailure = null;
         stored.addAndGet(count);
         deadLettered.addAndGet(batch.deadLettered());
@@ -250,23 +291,36 @@ public final class TopicIngest<E> implements AutoCloseable {
         return null;
     }
 
+    /** Waits for a batch's store to end; answers its failure, or null when it went through. */
+    private Throwable outcome(Storing<E> storing) {
+        try {
+            storing.count = storing.result().get();
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        }
+    }
+
     private void committed(Map<TopicPartition, OffsetAndMetadata> offsets) {
         offsets.forEach((partition, offset) -> refusals.committed(partition, offset.offset()));
         metrics.committed();
     }
 
-    /** Counts and logs a failed batch; starts again from its first offsets after a growing pause. */
-    private long retry(KafkaConsumer<byte[], byte[]> kafka, Throwable failure, long backoff, BatchWork<E> failed,
-            BatchWork<E> discarded) {
+    /** Counts and logs a failed batch; starts again from where {@code rewind} says after a growing pause. */
+    private long retry(KafkaConsumer<byte[], byte[]> kafka, Rewind rewind, long backoff, BatchWork<E> discarded) {
+        Throwable failure = rewind.failure();
         lastFailure = failure;
         String reason = failure instanceof KafkaException || failure instanceof BatchWork.LetterFailure ? "kafka"
                 : StoreFault.of(failure).label();
         metrics.retried(reason);
         long pause = next(backoff);
         LOG.warnf("ingest of %s failed (%s), retrying the batch in %d ms: %s", topic, reason, pause, failure);
-        Map<TopicPartition, Long> from = failed.starts();
+        Map<TopicPartition, Long> from = rewind.from();
         if (discarded != null) {
-            discarded.starts().forEach(from::putIfAbsent); // its partitions the failed batch did not have
+            discarded.starts().forEach(from::putIfAbsent); // its partitions the failed batches did not have
         }
         from.forEach((partition, offset) -> {
             try {
@@ -308,16 +362,14 @@ public final class TopicIngest<E> implements AutoCloseable {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             KafkaConsumer<byte[], byte[]> kafka = consumer;
-            if (inFlight != null && kafka != null) {
-                BatchWork<E> last = inFlight;
-                inFlight = null;
-                Throwable failure = finish(kafka, last, true);
-                if (failure != null) {
-                    lastFailure = failure;
+            if (kafka != null) {
+                Rewind rewind = retire(kafka, true, oldest -> true);
+                if (rewind != null) {
+                    lastFailure = rewind.failure();
                     LOG.warnf("ingest of %s failed while its partitions were revoked (read again by their next owner): %s",
-                            topic, failure);
-                    // partitions of the failed batch that stay ours (a cooperative rebalance): read them again
-                    last.starts().forEach((partition, offset) -> {
+                            topic, rewind.failure());
+                    // partitions of the failed batches that stay ours (a cooperative rebalance): read them again
+                    rewind.from().forEach((partition, offset) -> {
                         if (!partitions.contains(partition)) {
                             try {
                                 kafka.seek(partition, offset);
@@ -337,6 +389,30 @@ public final class TopicIngest<E> implements AutoCloseable {
         }
     }
 
+    /** A batch given to the store, and what the store answers (its count once it went through). */
+    private static final class Storing<E> {
+        private final BatchWork<E> work;
+        private final Future<Integer> result;
+        private int count;
+
+        Storing(BatchWork<E> work, Future<Integer> result) {
+            this.work = work;
+            this.result = result;
+        }
+
+        BatchWork<E> work() {
+            return work;
+        }
+
+        Future<Integer> result() {
+            return result;
+        }
+    }
+
+    /** Batches failed: why the first did, and the first offsets to read again, per partition. */
+    private record Rewind(Throwable failure, Map<TopicPartition, Long> from) {
+    }
+
     public static final class Builder<E> {
         private final String topic;
         private final Class<E> type;
@@ -348,6 +424,7 @@ public final class TopicIngest<E> implements AutoCloseable {
         private MeterRegistry meters;
         private int maxBatch = 500;
         private Duration storeTimeout = Duration.ofSeconds(30);
+        private int storesInFlight = 1;
 
         private Builder(String topic, Class<E> type) {
             this.topic = topic;
@@ -395,6 +472,18 @@ public final class TopicIngest<E> implements AutoCloseable {
         /** How long one store call may take before it counts as a timeout (retried). */
         public Builder<E> storeTimeout(Duration storeTimeout) {
             this.storeTimeout = storeTimeout;
+            return this;
+        }
+
+        /**
+         * Batches stored at once at most (default 1). Above 1 only for a store whose batches of different record
+         * keys may commit in any order: a batch joins those in flight only when it shares no key with them.
+         */
+        public Builder<E> storesInFlight(int storesInFlight) {
+            if (storesInFlight < 1) {
+                throw new IllegalArgumentException("storesInFlight must be at least 1");
+            }
+            this.storesInFlight = storesInFlight;
             return this;
         }
 

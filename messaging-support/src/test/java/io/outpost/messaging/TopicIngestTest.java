@@ -3,11 +3,14 @@ package io.outpost.messaging;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -22,6 +25,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,6 +37,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.model.Topics;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.event.NotificationEvent;
+import io.outpost.support.store.StoreFault;
+import io.outpost.support.store.StoreUnavailableException;
 import io.outpost.testsupport.BackingServices;
 import io.outpost.testsupport.OutpostTestResource;
 import io.outpost.testsupport.TestKafka;
@@ -97,6 +103,11 @@ class TopicIngestTest {
 
     private TopicIngest<NotificationEvent> ingest(String topic, String group, BatchStore<NotificationEvent> store,
             Duration storeTimeout) {
+        return ingest(topic, group, store, storeTimeout, 1);
+    }
+
+    private TopicIngest<NotificationEvent> ingest(String topic, String group, BatchStore<NotificationEvent> store,
+            Duration storeTimeout, int storesInFlight) {
         TopicIngest<NotificationEvent> ingest = TopicIngest.builder(topic, NotificationEvent.class)
                 .bootstrapServers(BackingServices.shared().kafkaBootstrapServers())
                 .groupId(group)
@@ -109,6 +120,7 @@ class TopicIngestTest {
                 })
                 .store(store)
                 .storeTimeout(storeTimeout)
+                .storesInFlight(storesInFlight)
                 .build().start();
         started.add(ingest);
         return ingest;
@@ -143,7 +155,30 @@ class TopicIngestTest {
     }
 
     private static String event(String message) {
-        return "{\"player_uuid\":\"" + PLAYER + "\",\"message\":\"" + message + "\"}";
+        return event(PLAYER, message);
+    }
+
+    private static String event(String player, String message) {
+        return "{\"player_uuid\":\"" + player + "\",\"message\":\"" + message + "\"}";
+    }
+
+    /** A player whose records the default partitioner puts on another partition than PLAYER's, of {@code partitions}. */
+    private static String playerOnAnotherPartition(int partitions) {
+        while (true) {
+            String player = UUID.randomUUID().toString();
+            if (partition(player, partitions) != partition(PLAYER, partitions)) {
+                return player;
+            }
+        }
+    }
+
+    private static int partition(String key, int partitions) {
+        return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
+    }
+
+    /** Each store call's messages, in the order the calls began. */
+    private static List<String> messages(List<Consumed<NotificationEvent>> batch) {
+        return batch.stream().map(c -> c.event().message()).toList();
     }
 
     @Test
@@ -201,6 +236,76 @@ class TopicIngestTest {
         assertThat(letters.get(2).headers().get(Topics.DLQ_REASON_HEADER)).contains("(SQLSTATE 22001)");
         assertThat(count("outpost.ingest.records.dead.lettered", topic, "store_refused")).isEqualTo(4);
         assertThat(count("outpost.ingest.batches.retried", topic, "other")).isZero();
+    }
+
+    /**
+     * With stores in flight, a batch of other keys is stored beside one still being stored, and a batch sharing a key
+     * with one in flight waits for it even with room beside it (three may be in flight here): a key's records are
+     * stored in their order.
+     */
+    @Test
+    void aBatchOfOtherKeysIsStoredBesideOneInFlightAndOneSharingAKeyWaitsForIt() {
+        String topic = topic();
+        String other = UUID.randomUUID().toString();
+        CompletableFuture<Void> gate = new CompletableFuture<>();
+        List<List<String>> calls = new CopyOnWriteArrayList<>();
+        TopicIngest<NotificationEvent> ingest = ingest(topic, "g-" + topic, batch -> {
+            calls.add(messages(batch));
+            Uni<Void> held = messages(batch).contains("a1") ? Uni.createFrom().completionStage(gate) : Uni.createFrom().voidItem();
+            return held.chain(() -> store(topic, batch));
+        }, Duration.ofSeconds(30), 3);
+
+        kafka.send(topic, PLAYER, event("a1"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> calls.equals(List.of(List.of("a1"))));
+        kafka.send(topic, other, event(other, "b1"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> stored(topic).equals(List.of("b1")));
+        kafka.send(topic, PLAYER, event("a2"));
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2))
+                .until(() -> calls.stream().noneMatch(call -> call.contains("a2")));
+
+        gate.complete(null);
+        await().atMost(Duration.ofSeconds(30)).until(() -> ingest.storedCount() == 3);
+        assertThat(stored(topic)).containsExactly("b1", "a1", "a2");
+        assertThat(calls).containsExactly(List.of("a1"), List.of("b1"), List.of("a2"));
+    }
+
+    /**
+     * When the oldest of two batches in flight fails, the later one is not committed either: both are read again
+     * from their first offsets, so the later one is stored even when it failed too.
+     */
+    @Test
+    void whenTheOldestOfTwoBatchesInFlightFailsTheLaterOneIsReadAgainToo() throws Exception {
+        String topic = topic();
+        String group = "g-" + topic;
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                BackingServices.shared().kafkaBootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        String other = playerOnAnotherPartition(2);
+        CompletableFuture<Void> laterFailed = new CompletableFuture<>();
+        AtomicInteger failuresLeft = new AtomicInteger(2);
+        List<List<String>> calls = new CopyOnWriteArrayList<>();
+        TopicIngest<NotificationEvent> ingest = ingest(topic, group, batch -> {
+            calls.add(messages(batch));
+            if (failuresLeft.getAndDecrement() <= 0) {
+                return store(topic, batch);
+            }
+            Uni<Void> failure = Uni.createFrom().failure(new StoreUnavailableException(StoreFault.SERIALIZATION,
+                    "test: a serialization failure", null));
+            if (messages(batch).contains("a1")) { // the oldest fails once the later one has failed
+                return Uni.createFrom().completionStage(laterFailed).chain(() -> failure);
+            }
+            return failure.onFailure().invoke(() -> laterFailed.complete(null));
+        }, Duration.ofSeconds(30), 2);
+
+        kafka.send(topic, PLAYER, event("a1"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> calls.size() == 1);
+        kafka.send(topic, other, event(other, "b1"));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> stored(topic).size() == 2 && ingest.lastFailure() == null);
+        assertThat(stored(topic)).containsExactlyInAnyOrder("a1", "b1");
+        assertThat(calls.subList(0, 2)).containsExactly(List.of("a1"), List.of("b1"));
+        assertThat(count("outpost.ingest.batches.retried", topic, "serialization")).isEqualTo(1);
     }
 
     @Test

@@ -22,6 +22,7 @@ import io.outpost.model.Topics;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.event.NotificationEvent;
 import io.outpost.notification.config.NotificationConfig;
+import io.outpost.notification.store.DatabaseConnections;
 import io.outpost.notification.store.NewNotification;
 import io.outpost.notification.store.NotificationStore;
 import io.smallrye.mutiny.Uni;
@@ -46,7 +47,7 @@ public class NotificationIngest extends ConsumedTopic<NotificationEvent> {
             NotificationConfig config, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
         super(Topics.PLAYER_NOTIFICATIONS, NotificationEvent.class, mapper, meters, new Settings(bootstrapServers,
                 config.consumerGroup(), config.ingestBatchSize(), config.ingestEnabled(),
-                config.ingestStoreTimeout()));
+                config.ingestStoreTimeout(), DatabaseConnections.INGEST_CONNECTIONS));
         this.store = store;
         this.mapper = mapper;
     }

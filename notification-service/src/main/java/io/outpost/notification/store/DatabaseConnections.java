@@ -33,8 +33,11 @@ public class DatabaseConnections {
      * announcements of what this instance stored can be told from others' (V5__announce_origin.sql).
      */
     public static final String INGEST_APPLICATION_NAME = "outpost-ingest-" + java.util.UUID.randomUUID().toString().substring(0, 8);
-    /** One ingest thread stores one batch at a time; the second connection covers a rebalance overlap. */
-    private static final int INGEST_CONNECTIONS = 2;
+    /**
+     * The ingest stores up to this many batches at once, one connection each: batches of different players, so a
+     * notification does not wait for another player's commit (NotificationIngest).
+     */
+    public static final int INGEST_CONNECTIONS = 2;
     private static final Logger LOG = Logger.getLogger(DatabaseConnections.class);
     /** The most a stopping instance waits for the ingest pool to close. */
     static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
