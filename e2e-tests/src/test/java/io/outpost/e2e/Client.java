@@ -116,8 +116,12 @@ final class Client {
      * passed; every answer must be a 200.
      */
     Drained drain(String token, int expected, Duration within) {
+        return drain(token, null, expected, within);
+    }
+
+    /** The same from {@code cursor} (null: from the earliest). */
+    Drained drain(String token, String cursor, int expected, Duration within) {
         List<JsonNode> received = new ArrayList<>();
-        String cursor = null;
         long deadline = System.nanoTime() + within.toNanos();
         while (received.size() < expected && System.nanoTime() < deadline) {
             Answer page = poll(token, cursor, 1);

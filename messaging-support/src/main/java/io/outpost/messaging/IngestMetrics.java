@@ -17,6 +17,7 @@ final class IngestMetrics {
     private final String topic;
     private final MeterRegistry registry;
     private final Counter stored;
+    private final Counter storedBeside;
     private final ConcurrentHashMap<String, Counter> deadLettered = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> retried = new ConcurrentHashMap<>();
     private final AtomicLong lag = new AtomicLong();
@@ -27,6 +28,9 @@ final class IngestMetrics {
         this.registry = registry != null ? registry : new SimpleMeterRegistry();
         this.stored = Counter.builder("outpost.ingest.records.stored").tag("topic", topic)
                 .description("Records of the topic stored (a re-delivered one counts again)").register(this.registry);
+        this.storedBeside = Counter.builder("outpost.ingest.batches.stored.beside").tag("topic", topic)
+                .description("Batches of the topic given to the store while an earlier one was still being stored")
+                .register(this.registry);
         Gauge.builder("outpost.ingest.consumer.lag", lag, AtomicLong::get).tag("topic", topic)
                 .description("Records not yet consumed on the partitions this instance owns").register(this.registry);
         Gauge.builder("outpost.ingest.last.commit.age", this, IngestMetrics::secondsSinceCommit).tag("topic", topic)
@@ -40,6 +44,10 @@ final class IngestMetrics {
 
     void stored(int count) {
         stored.increment(count);
+    }
+
+    void storedBeside() {
+        storedBeside.increment();
     }
 
     void deadLettered(String reason) {

@@ -215,6 +215,9 @@ public final class TopicIngest<E> implements AutoCloseable {
                     }
                     continue;
                 }
+                if (!inFlight.isEmpty()) {
+                    metrics.storedBeside();
+                }
                 inFlight.addLast(new Storing<>(next, storer.submit(next::store)));
             }
         } finally {

@@ -267,6 +267,8 @@ class TopicIngestTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> ingest.storedCount() == 3);
         assertThat(stored(topic)).containsExactly("b1", "a1", "a2");
         assertThat(calls).containsExactly(List.of("a1"), List.of("b1"), List.of("a2"));
+        assertThat(meters.find("outpost.ingest.batches.stored.beside").tag("topic", topic).counter().count())
+                .as("batches given to the store beside another").isEqualTo(1);
     }
 
     /**
