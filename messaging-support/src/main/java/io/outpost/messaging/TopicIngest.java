@@ -57,7 +57,7 @@ public final class TopicIngest<E> implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(TopicIngest.class);
     private static final Duration POLL = Duration.ofMillis(200);
-    /** While batches are being stored: how long a poll may wait before the loop looks at them again. */
+    /** While batches are being stored, with room for one more: how long a poll may wait before the loop looks again. */
     private static final Duration POLL_STORING = Duration.ofMillis(5);
     private static final long MAX_BACKOFF_MS = 5000;
     private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
@@ -197,11 +197,15 @@ public final class TopicIngest<E> implements AutoCloseable {
         try {
             while (running) {
                 heartbeat = System.nanoTime();
-                ConsumerRecords<byte[], byte[]> records = kafka.poll(inFlight.isEmpty() ? POLL : POLL_STORING);
+                ConsumerRecords<byte[], byte[]> records = kafka.poll(inFlight.isEmpty() ? POLL
+                        : inFlight.size() < storesInFlight ? POLL_STORING : Duration.ZERO);
                 metrics.lag(lag(kafka));
                 BatchWork<E> next = records.isEmpty() ? null : BatchWork.prepare(work, records);
                 int storing = inFlight.size();
-                Rewind rewind = retire(kafka, false, oldest -> oldest.result().isDone() || next != null && mustWait(next));
+                // the oldest is waited for when it is done anyway, when there is no room beside it (nothing to do but
+                // wait), or when the next batch shares a key with one in flight
+                Rewind rewind = retire(kafka, false, oldest -> oldest.result().isDone()
+                        || inFlight.size() >= storesInFlight || next != null && sharesKeyInFlight(next));
                 if (rewind != null) {
                     backoff = retry(kafka, rewind, backoff, next);
                     continue;
@@ -225,11 +229,8 @@ public final class TopicIngest<E> implements AutoCloseable {
         }
     }
 
-    /** Whether {@code next} must wait for the oldest batch in flight: no room, or a key in common with one. */
-    private boolean mustWait(BatchWork<E> next) {
-        if (inFlight.size() >= storesInFlight) {
-            return true;
-        }
+    /** Whether {@code next} has a record key in common with a batch in flight. */
+    private boolean sharesKeyInFlight(BatchWork<E> next) {
         for (Storing<E> storing : inFlight) {
             if (storing.work().sharesKeyWith(next)) {
                 return true;
