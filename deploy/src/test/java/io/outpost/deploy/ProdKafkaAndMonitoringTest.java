@@ -49,6 +49,7 @@ class ProdKafkaAndMonitoringTest {
     static final Set<String> METRICS = Set.of("outpost_ingest_records_stored_total",
             "outpost_ingest_records_dead_lettered_total", "outpost_ingest_batches_retried_total",
             "outpost_ingest_consumer_lag", "outpost_ingest_last_commit_age_seconds", "outpost_kafka_reachable",
+            "outpost_ingest_record_delay_seconds_bucket", "outpost_ingest_batch_store_seconds_bucket",
             "outpost_notification_polls_held", "outpost_notification_polls_max", "outpost_auth_refusals_total",
             "outpost_auth_tokens_issued_total", "outpost_auth_token_refusals_total", "outpost_auth_throttled_total",
             "outpost_auth_revocation_feed_connected", "outpost_auth_revocation_feed_lag", "outpost_auth_outbox_pending",
@@ -453,7 +454,7 @@ class ProdKafkaAndMonitoringTest {
 
     /**
      * Each name of {@link #METRICS} is registered by the services' code: the Micrometer name in dots, which
-     * Prometheus shows with underscores and a unit or {@code _total} suffix.
+     * Prometheus shows with underscores and a unit or {@code _total} suffix (a histogram's buckets: {@code _seconds_bucket}).
      */
     @Test
     void everyMetricTheAlertsAndTheDashboardUseIsRegisteredByAService() throws Exception {
@@ -469,7 +470,7 @@ class ProdKafkaAndMonitoringTest {
             }
         }
         for (String metric : METRICS.stream().filter(m -> m.startsWith("outpost_")).toList()) {
-            String meter = metric.replaceFirst("_(total|seconds)$", "").replace('_', '.');
+            String meter = metric.replaceFirst("_(total|seconds|seconds_bucket)$", "").replace('_', '.');
             assertThat(registered).as(metric).contains(meter);
         }
     }
@@ -485,7 +486,8 @@ class ProdKafkaAndMonitoringTest {
         assertThat(metricsIn(String.join("\n", queries))).isSubsetOf(METRICS)
                 .contains("outpost_notification_polls_held", "outpost_ingest_consumer_lag",
                         "outpost_auth_token_refusals_total", "http_server_requests_seconds_count",
-                        "outpost_auth_revocation_feed_connected", "outpost_auth_outbox_oldest_age_seconds");
+                        "outpost_auth_revocation_feed_connected", "outpost_auth_outbox_oldest_age_seconds",
+                        "outpost_ingest_record_delay_seconds_bucket");
     }
 
     private static Set<String> metricsIn(String expressions) {

@@ -62,7 +62,9 @@ final class BatchWork<E> {
     static <E> BatchWork<E> prepare(Context<E> context, ConsumerRecords<byte[], byte[]> records) {
         BatchWork<E> work = new BatchWork<>(context, records);
         Refusals refusals = context.refusals();
+        long now = System.currentTimeMillis();
         for (ConsumerRecord<byte[], byte[]> record : records) {
+            context.metrics().consumed(record, now);
             TopicPartition partition = new TopicPartition(record.topic(), record.partition());
             Refusal refusal = refusals.refusal(partition, record.offset());
             if (refusal == null) {
@@ -91,8 +93,10 @@ final class BatchWork<E> {
      * when the batch must be retried (a failure that heals, or one that is not about the data).
      */
     int store() throws Exception {
+        long start = System.nanoTime();
         int count = storeIsolating(valid);
         awaitLetters();
+        context.metrics().batchStored(valid, System.nanoTime() - start, System.currentTimeMillis());
         return count;
     }
 

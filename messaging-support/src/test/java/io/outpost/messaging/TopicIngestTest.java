@@ -34,6 +34,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.outpost.model.Topics;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.event.NotificationEvent;
@@ -269,6 +270,41 @@ class TopicIngestTest {
         assertThat(calls).containsExactly(List.of("a1"), List.of("b1"), List.of("a2"));
         assertThat(meters.find("outpost.ingest.batches.stored.beside").tag("topic", topic).counter().count())
                 .as("batches given to the store beside another").isEqualTo(1);
+    }
+
+    /**
+     * Each record is timed from its timestamp until it was consumed and until its batch was stored, and each batch's
+     * store is timed: a record read again after a failed store is timed again when consumed, a failed store counts
+     * in neither of the others, and a record stamped ahead of this clock is not timed.
+     */
+    @Test
+    void recordsAreTimedFromTheirTimestampAndBatchesInTheStore() {
+        String topic = topic();
+        healableFailuresLeft.set(1);
+        TopicIngest<NotificationEvent> ingest = ingest(topic, "g-" + topic, batch -> Uni.createFrom().voidItem()
+                .onItem().delayIt().by(Duration.ofMillis(300)).chain(() -> store(topic, batch)), Duration.ofSeconds(30));
+        long start = System.currentTimeMillis();
+        kafka.sendAt(topic, PLAYER, event("ten seconds old"), start - 10_000);
+        await().atMost(Duration.ofSeconds(30)).until(() -> ingest.storedCount() == 1);
+        kafka.sendAt(topic, PLAYER, event("stamped ahead"), start + 600_000);
+        await().atMost(Duration.ofSeconds(30)).until(() -> ingest.storedCount() == 2);
+        kafka.send(topic, PLAYER, event("fresh"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> ingest.storedCount() == 3);
+        long elapsed = System.currentTimeMillis() - start;
+        assertThat(stored(topic)).containsExactly("ten seconds old", "stamped ahead", "fresh");
+
+        Timer consumed = meters.find("outpost.ingest.record.delay").tag("topic", topic).tag("stage", "consumed").timer();
+        Timer storedDelay = meters.find("outpost.ingest.record.delay").tag("topic", topic).tag("stage", "stored").timer();
+        Timer batches = meters.find("outpost.ingest.batch.store").tag("topic", topic).timer();
+        assertThat(consumed.count()).as("the old record twice (read again after the failure), the fresh one once")
+                .isEqualTo(3);
+        assertThat(consumed.max(TimeUnit.MILLISECONDS)).isBetween(10_000.0, 10_000.0 + elapsed);
+        assertThat(storedDelay.count()).as("the old and the fresh record, each once").isEqualTo(2);
+        assertThat(storedDelay.max(TimeUnit.MILLISECONDS)).as("the old record").isBetween(10_300.0, 10_000.0 + elapsed);
+        assertThat(storedDelay.totalTime(TimeUnit.MILLISECONDS) - storedDelay.max(TimeUnit.MILLISECONDS))
+                .as("the fresh record: at least its store's 300 ms").isBetween(300.0, (double) elapsed);
+        assertThat(batches.count()).as("three batches went through; the failed store is not counted").isEqualTo(3);
+        assertThat(batches.totalTime(TimeUnit.MILLISECONDS)).isBetween(900.0, (double) elapsed);
     }
 
     /**

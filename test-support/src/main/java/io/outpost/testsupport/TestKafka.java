@@ -65,6 +65,18 @@ public final class TestKafka implements AutoCloseable {
         }
     }
 
+    /** Sends one record stamped {@code timestampMillis} by its producer (CreateTime) and waits until the broker has it. */
+    public void sendAt(String topic, String key, String value, long timestampMillis) {
+        try {
+            producer.send(new ProducerRecord<>(topic, null, timestampMillis, utf8(key), utf8(value))).get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("could not send to " + topic, e);
+        }
+    }
+
     /** Sends many records without waiting for each, then waits for all. */
     public void sendAll(String topic, List<Map.Entry<String, String>> records) {
         records.forEach(r -> producer.send(new ProducerRecord<>(topic, utf8(r.getKey()), utf8(r.getValue()))));

@@ -27,6 +27,13 @@ final class NotificationServiceProcess implements AutoCloseable {
             + "query=\"([a-z_]+)\"[^}]*\\}|announcements_total\\{[^}]*origin=\"([a-z]+)\"[^}]*\\}) ([0-9.E]+)");
     /** Micrometer's collector pauses, every collector and cause: how many and their seconds. */
     private static final Pattern GC_PAUSES = Pattern.compile("(?m)^jvm_gc_pause_seconds_(count|sum)\\{[^}]*\\} ([0-9.E]+)");
+    /**
+     * The ingest's histograms (IngestMetrics): {@code outpost_ingest_record_delay_seconds} by stage and
+     * {@code outpost_ingest_batch_store_seconds}, one cumulative bucket per line.
+     */
+    private static final Pattern INGEST_BUCKET = Pattern.compile("(?m)^outpost_ingest_(record_delay|batch_store)"
+            + "_seconds_bucket\\{([^}]*)\\} ([0-9.E]+)");
+    private static final Pattern LABEL = Pattern.compile("(\\w+)=\"([^\"]*)\"");
     /** "  12:   3456   789012  java.lang.String (java.base@17)": bytes and class name. */
     private static final Pattern HISTOGRAM_ROW = Pattern.compile("(?m)^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+(\\S+)");
     /** A generation's (or G1's whole heap's) line of jcmd GC.heap_info; Metaspace lines say no total. */
@@ -152,7 +159,8 @@ final class NotificationServiceProcess implements AutoCloseable {
 
     /**
      * The counters of the poll path (announcements received, queries by kind) and the JVM's collector pauses so
-     * far ({@code gc_pauses_count}, {@code gc_pauses_sum} in seconds).
+     * far ({@code gc_pauses_count}, {@code gc_pauses_sum} in seconds), and the ingest's histogram buckets
+     * ({@code ingest|record_delay.consumed|0.005}: the count at or under 5 ms; {@link #quantile} reads them).
      */
     Map<String, Double> counters() throws IOException, InterruptedException {
         HttpRequest metrics = HttpRequest.newBuilder(URI.create(url() + "/q/metrics")).timeout(Duration.ofSeconds(60)).build();
@@ -165,11 +173,58 @@ final class NotificationServiceProcess implements AutoCloseable {
                     : "other".equals(m.group(2)) ? "announcements" : "announcements_" + m.group(2),
                     Double.parseDouble(m.group(3)));
         }
+        Matcher bucket = INGEST_BUCKET.matcher(body);
+        while (bucket.find()) {
+            String stage = "";
+            String le = null;
+            for (Matcher label = LABEL.matcher(bucket.group(2)); label.find();) {
+                if (label.group(1).equals("stage")) {
+                    stage = "." + label.group(2);
+                } else if (label.group(1).equals("le")) {
+                    le = label.group(2);
+                }
+            }
+            counters.merge("ingest|" + bucket.group(1) + stage + "|" + le, Double.parseDouble(bucket.group(3)), Double::sum);
+        }
         Matcher gc = GC_PAUSES.matcher(body);
         while (gc.find()) {
             counters.merge("gc_pauses_" + gc.group(1), Double.parseDouble(gc.group(2)), Double::sum);
         }
         return counters;
+    }
+
+    /**
+     * The {@code q} quantile, in milliseconds, of histogram {@code name} (e.g. {@code record_delay.stored}) from
+     * bucket counts such as {@link #counters()} gives, or their differences over a window: linear within the bucket
+     * it falls in; NaN when the window counted nothing, infinite when it falls past the last bound.
+     */
+    static double quantile(Map<String, Double> buckets, String name, double q) {
+        java.util.TreeMap<Double, Double> cumulative = new java.util.TreeMap<>();
+        String prefix = "ingest|" + name + "|";
+        buckets.forEach((key, count) -> {
+            if (key.startsWith(prefix)) {
+                String le = key.substring(prefix.length());
+                cumulative.put(le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le) * 1000, count);
+            }
+        });
+        if (cumulative.isEmpty() || cumulative.lastEntry().getValue() <= 0) {
+            return Double.NaN;
+        }
+        double rank = q * cumulative.lastEntry().getValue();
+        double lower = 0;
+        double below = 0;
+        for (Map.Entry<Double, Double> bound : cumulative.entrySet()) {
+            if (bound.getValue() >= rank) {
+                if (bound.getKey().isInfinite()) {
+                    return bound.getKey();
+                }
+                double inBucket = bound.getValue() - below;
+                return lower + (bound.getKey() - lower) * (inBucket <= 0 ? 1 : (rank - below) / inBucket);
+            }
+            lower = bound.getKey();
+            below = bound.getValue();
+        }
+        return Double.POSITIVE_INFINITY;
     }
 
     private String jcmd(String command) throws IOException, InterruptedException {
