@@ -55,25 +55,22 @@ public final class TestKafka implements AutoCloseable {
 
     /** Sends one record of raw bytes (any of them may be null, or not UTF-8) and returns where it was written. */
     public RecordMetadata sendRaw(String topic, byte[] key, byte[] value) {
-        try {
-            return producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("could not send to " + topic, e);
-        }
+        return sent(new ProducerRecord<>(topic, key, value));
     }
 
     /** Sends one record stamped {@code timestampMillis} by its producer (CreateTime) and waits until the broker has it. */
     public void sendAt(String topic, String key, String value, long timestampMillis) {
+        sent(new ProducerRecord<>(topic, null, timestampMillis, utf8(key), utf8(value)));
+    }
+
+    private RecordMetadata sent(ProducerRecord<byte[], byte[]> record) {
         try {
-            producer.send(new ProducerRecord<>(topic, null, timestampMillis, utf8(key), utf8(value))).get(30, TimeUnit.SECONDS);
+            return producer.send(record).get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("could not send to " + topic, e);
+            throw new IllegalStateException("could not send to " + record.topic(), e);
         }
     }
 
