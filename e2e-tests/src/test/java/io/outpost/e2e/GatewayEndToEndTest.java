@@ -24,6 +24,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
 import io.outpost.model.Permissions;
+import io.outpost.model.RawJsonObject;
 import io.outpost.model.Topics;
 import io.outpost.model.event.ConfigTransactionEvent;
 import io.outpost.model.event.NotificationEvent;
@@ -74,7 +75,7 @@ class GatewayEndToEndTest {
         String message = "e2e " + UUID.randomUUID();
         await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> true);
         kafka.send(Topics.PLAYER_NOTIFICATIONS, player, JSON.writeValueAsString(
-                new NotificationEvent(player, message, null, Map.of("source", "e2e"), null, null, null)));
+                new NotificationEvent(player, message, null, new RawJsonObject("{\"source\":\"e2e\"}"), null, null, null)));
 
         JsonPath page = held.get(60, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(page.getList("notifications.message")).containsExactly(message);

@@ -117,6 +117,32 @@ class DeliveryTest {
         assertThat(all).containsExactly("b", "c");
     }
 
+    /**
+     * {@code custom_data} reaches the player as it was sent — its text, only the whitespace between tokens dropped:
+     * keys in their order, numbers as written — answered from what this instance ingested without a query, and
+     * the same page when it is read back from the store.
+     */
+    @Test
+    void customDataIsPassedThroughAsSentFromMemoryAndFromTheStore() throws Exception {
+        UUID player = UUID.randomUUID();
+        String sent = "{ \"z\": 1e2, \"n\": -0, \"d\": 1.10, \"big\": 123456789012345678901234567890,"
+                + " \"s\": \"\\u00e9\\\"\\/\", \"k\": [ {}, [], null, true, 0.1e1 ] }";
+        String served = "{\"z\":1e2,\"n\":-0,\"d\":1.10,\"big\":123456789012345678901234567890,"
+                + "\"s\":\"\u00e9\\\"/\",\"k\":[{},[],null,true,0.1e1]}";
+        CompletableFuture<HttpResponse<String>> held = poll(reader(player), "deadline=20");
+        awaitWaiting(player, 1);
+        double before = pollReads();
+        KAFKA.send(Topics.PLAYER_NOTIFICATIONS, player.toString(), "{\"player_uuid\":\"" + player
+                + "\",\"message\":\"m\",\"notification_id\":\"raw\",\"custom_data\":" + sent + "}");
+
+        String fromMemory = held.get().body();
+        assertThat(pollReads()).isEqualTo(before);
+        String fromStore = poll(reader(player), "offset_reset_strategy=earliest&deadline=0").get().body();
+
+        assertThat(fromMemory).startsWith("{\"notifications\":[{\"message\":\"m\",\"custom_data\":" + served + ",");
+        assertThat(fromStore).isEqualTo(fromMemory);
+    }
+
     @Test
     void anotherInstancesStoreOfManyPlayersWakesTheirPollsWithOneQuery() throws Exception {
         List<UUID> players = new ArrayList<>();

@@ -137,7 +137,10 @@ class LongPollHttpTest {
                 .body("paths.'" + Fixture.LP + "'.get.operationId", is("pollNotifications"))
                 .body("paths.'" + Fixture.LP + "'.get.parameters.name",
                         is(java.util.List.of("max_page_size", "deadline", "offset_reset_strategy", "exclude_before")))
-                .body("components.schemas.NotificationPage.properties.cursor.type", is("string"));
+                .body("components.schemas.NotificationPage.properties.cursor.type", is("string"))
+                // any object, not the Java type that carries its text
+                .body("components.schemas.Notification.properties.custom_data.type", is("object"))
+                .body("components.schemas.Notification.properties.custom_data.properties", nullValue());
     }
 
     @Test

@@ -20,6 +20,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.outpost.model.RawJsonObject;
 import io.outpost.model.api.NotificationPage;
 import io.outpost.notification.store.NewNotification;
 import io.outpost.notification.store.NotificationStore;
@@ -36,8 +37,8 @@ class LongPollTest {
     void answersAtOnceWithTheExactBodyWhenNotificationsExist() {
         UUID player = UUID.randomUUID();
         Instant created = Instant.parse("2026-01-02T03:04:05.123456Z");
-        store.insert(List.of(new NewNotification(player, "n-1", "hello", "/svc/x", "{\"b\":1.10,\"a\":[true,null]}",
-                "etag-1", created), new NewNotification(player, "n-2", "plain", null, null, null, created)))
+        store.insert(List.of(new NewNotification(player, "n-1", "hello", "/svc/x",
+                new RawJsonObject("{\"b\":1.10,\"a\":[true,null]}"), "etag-1", created), new NewNotification(player, "n-2", "plain", null, null, null, created)))
                 .await().indefinitely();
         given().header("Authorization", "Bearer " + reader(player))
                 .when().get(Fixture.LP + "?offset_reset_strategy=earliest")

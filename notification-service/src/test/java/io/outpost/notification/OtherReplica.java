@@ -2,7 +2,6 @@ package io.outpost.notification;
 
 import java.time.Duration;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.notification.store.NotificationStore;
 import io.outpost.support.store.StoreDeadline;
@@ -28,8 +27,7 @@ final class OtherReplica implements AutoCloseable {
         this.pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(1)).connectingTo(new PgConnectOptions()
                 .setHost(pg.host()).setPort(pg.port()).setDatabase(pg.database()).setUser(pg.username())
                 .setPassword(pg.password()).addProperty("application_name", applicationName)).build();
-        this.store = new NotificationStore(Pool.newInstance(pool), new ObjectMapper(),
-                new StoreDeadline(Duration.ofSeconds(5)));
+        this.store = new NotificationStore(Pool.newInstance(pool), new StoreDeadline(Duration.ofSeconds(5)));
     }
 
     @Override

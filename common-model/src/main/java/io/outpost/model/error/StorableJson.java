@@ -7,7 +7,13 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+
+import io.outpost.model.RawJsonObject;
 
 /**
  * Finds the first fault in a JSON value kept as sent ({@code custom_data}, a history {@code version}): a key or
@@ -17,6 +23,9 @@ import com.fasterxml.jackson.databind.JsonNode;
  *
  * <p>Where: a string value at its path of keys and indexes ({@code [..., "custom_data", "a", 0]}); a key at the
  * path of its object, then the key as {@link ErrorDetail#unstorableKey} shows it.
+ *
+ * <p>A value kept as its text ({@link RawJsonObject}) is walked token by token, with the same rules and the same
+ * answers as the bound value it stands for; nothing is built but the fault.
  */
 final class StorableJson {
 
@@ -30,11 +39,17 @@ final class StorableJson {
     private record Step(Step parent, Object name, boolean key, Object value, int depth) {
     }
 
+    /** Reads a {@link RawJsonObject}'s text (character-based: an unpaired surrogate is read, to be refused). */
+    private static final JsonFactory TEXT = new JsonFactory();
+
     private StorableJson() {
     }
 
     /** The first fault of {@code root} located under {@code loc}; null when it can be stored as it is. */
     static ErrorDetail firstFault(List<Object> loc, Object root) {
+        if (root instanceof RawJsonObject text) {
+            return firstFault(loc, text);
+        }
         Deque<Step> pending = new ArrayDeque<>();
         pending.push(new Step(null, null, false, root, 1));
         while (!pending.isEmpty()) {
@@ -59,6 +74,51 @@ final class StorableJson {
             children.forEach(pending::push);
         }
         return null;
+    }
+
+    /** The same walk over a value's text, in document order: keys, then strings and containers as they come. */
+    private static ErrorDetail firstFault(List<Object> loc, RawJsonObject value) {
+        try (JsonParser p = TEXT.createParser(value.json())) {
+            for (JsonToken token = p.nextToken(); token != null; token = p.nextToken()) {
+                JsonStreamContext at = p.getParsingContext();
+                switch (token) {
+                    case FIELD_NAME -> {
+                        if (!Constraints.storable(p.currentName())) {
+                            return ErrorDetail.unstorableKey(path(loc, at.getParent()), p.currentName());
+                        }
+                    }
+                    case VALUE_STRING -> {
+                        if (!Constraints.storable(p.getText())) {
+                            return ErrorDetail.stringPatternMismatch(path(loc, at));
+                        }
+                    }
+                    case START_OBJECT, START_ARRAY -> {
+                        if (at.getNestingDepth() > MAX_DEPTH) {
+                            return ErrorDetail.valueError(path(loc, at.getParent()), "JSON should be nested at most "
+                                    + MAX_DEPTH + " levels deep");
+                        }
+                    }
+                    default -> {
+                        // numbers, booleans, null and the ends of containers hold nothing to refuse
+                    }
+                }
+            }
+            return null;
+        } catch (java.io.IOException e) {
+            return ErrorDetail.jsonInvalid(loc, "JSON decode error");
+        }
+    }
+
+    /** {@code loc} followed by the keys and indexes of {@code at} and the containers around it, outermost first. */
+    private static List<Object> path(List<Object> loc, JsonStreamContext at) {
+        List<Object> names = new ArrayList<>();
+        for (JsonStreamContext c = at; c != null && !c.inRoot(); c = c.getParent()) {
+            names.add(c.inObject() ? c.getCurrentName() : c.getCurrentIndex());
+        }
+        Collections.reverse(names);
+        List<Object> path = new ArrayList<>(loc);
+        path.addAll(names);
+        return path;
     }
 
     private static boolean isContainer(Object value) {

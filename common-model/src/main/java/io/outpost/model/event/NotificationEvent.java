@@ -3,7 +3,6 @@ package io.outpost.model.event;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
@@ -11,6 +10,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 
+import io.outpost.model.RawJsonObject;
 import io.outpost.model.Uuids;
 import io.outpost.model.error.Constraints;
 import io.outpost.model.error.ErrorDetail;
@@ -25,7 +25,7 @@ public record NotificationEvent(
         @JsonProperty("player_uuid") String playerUuid,
         String message,
         @JsonProperty("svc_url") String svcUrl,
-        @JsonProperty("custom_data") Map<String, Object> customData,
+        @JsonProperty("custom_data") RawJsonObject customData,
         String etag,
         @JsonProperty("notification_id") String notificationId,
         @JsonFormat(shape = JsonFormat.Shape.STRING)

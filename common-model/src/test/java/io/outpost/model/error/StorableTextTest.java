@@ -18,6 +18,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
+import io.outpost.model.RawJsonObject;
+
 /** What the store cannot keep (DESIGN §5): U+0000, unpaired surrogates, timestamps outside 0001..9999, deep JSON. */
 class StorableTextTest {
 
@@ -105,6 +107,35 @@ class StorableTextTest {
         assertThat(Constraints.json(out, AT, null)).isTrue();
         assertThat(Constraints.json(out, AT, "\uDBFF")).isFalse();
         assertThat(out).containsExactly(mismatch("value", "custom_data"));
+    }
+
+    /** A value kept as its text is walked with the same rules, and located the same way, as its tree. */
+    @ParameterizedTest
+    @ValueSource(strings = { "{\"a\":[1,{\"b\":\"ok\",\"c\":\"x\\u0000\"}],\"d\":\"\\u0000\"}",
+        "{\"first\":{\"x\\u0000\":1},\"second\":\"\\u0000\"}", "{\"o\":[[{\"k\\ud800\\ud83d\\ude00\":null}]]}",
+        "{\"s\":[\"\\udc00\"]}", "{\"n\":[1.5,true,null,{},[]],\"t\":\"\\ud83d\\ude00\"}", "{}" })
+    void findsTheSameFaultInTheTextAsInTheTree(String json) {
+        List<ErrorDetail> fromText = new ArrayList<>();
+        List<ErrorDetail> fromTree = new ArrayList<>();
+
+        Constraints.json(fromText, AT, new RawJsonObject(json));
+        Constraints.json(fromTree, AT, parse(json));
+
+        assertThat(fromText).isEqualTo(fromTree);
+    }
+
+    @Test
+    void findsTheDepthFaultInTheTextAtTheSamePlaceAsInTheTree() {
+        for (int depth : new int[] { StorableJson.MAX_DEPTH, StorableJson.MAX_DEPTH + 1, 1000 }) {
+            String json = "{\"k\":" + "[".repeat(depth - 1) + "]".repeat(depth - 1) + "}";
+            List<ErrorDetail> fromText = new ArrayList<>();
+            List<ErrorDetail> fromTree = new ArrayList<>();
+
+            Constraints.json(fromText, AT, new RawJsonObject(json));
+            Constraints.json(fromTree, AT, parse(json));
+
+            assertThat(fromText).as("depth %d", depth).isEqualTo(fromTree).hasSize(depth > StorableJson.MAX_DEPTH ? 1 : 0);
+        }
     }
 
     @Test

@@ -9,12 +9,11 @@ import static io.outpost.model.TestJson.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
+
+import io.outpost.model.RawJsonObject;
 
 class NotificationEventJsonTest {
 
@@ -23,7 +22,7 @@ class NotificationEventJsonTest {
 
     @Test
     void writesSpecFieldNamesIncludingPlayerUuid() {
-        NotificationEvent event = new NotificationEvent(PLAYER, "hi", "/x", Map.of("k", 1), "e", "n-1", CREATED);
+        NotificationEvent event = new NotificationEvent(PLAYER, "hi", "/x", new RawJsonObject("{\"k\":1}"), "e", "n-1", CREATED);
 
         assertSerializesTo(event, """
                 {"player_uuid":"5f0c6d4e-8a1b-4c2d-9e3f-0a1b2c3d4e5f","message":"hi","svc_url":"/x",
@@ -48,10 +47,7 @@ class NotificationEventJsonTest {
 
     @Test
     void roundTripsWithCustomDataUnchanged() {
-        Map<String, Object> custom = new LinkedHashMap<>();
-        custom.put("nothing", null);
-        custom.put("list", List.of(1, true, "x"));
-        custom.put("nested", Map.of("ratio", 0.25));
+        RawJsonObject custom = new RawJsonObject("{\"nothing\":null,\"list\":[1,true,\"x\"],\"nested\":{\"ratio\":0.25}}");
         NotificationEvent event = new NotificationEvent(PLAYER, "hi", "/x", custom, "e", "n-1", CREATED);
 
         NotificationEvent back = roundTrip(event);
@@ -71,9 +67,9 @@ class NotificationEventJsonTest {
     @Test
     void withPlayerReplacesOnlyThePlayer() {
         UUID other = UUID.fromString("00000000-0000-4000-8000-000000000001");
-        NotificationEvent event = new NotificationEvent(null, "hi", "/x", Map.of("k", 1), "e", "n-1", CREATED);
+        NotificationEvent event = new NotificationEvent(null, "hi", "/x", new RawJsonObject("{\"k\":1}"), "e", "n-1", CREATED);
 
         assertThat(event.withPlayer(other)).isEqualTo(new NotificationEvent(
-                "00000000-0000-4000-8000-000000000001", "hi", "/x", Map.of("k", 1), "e", "n-1", CREATED));
+                "00000000-0000-4000-8000-000000000001", "hi", "/x", new RawJsonObject("{\"k\":1}"), "e", "n-1", CREATED));
     }
 }

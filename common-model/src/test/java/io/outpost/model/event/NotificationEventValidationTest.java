@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.outpost.model.RawJsonObject;
 import io.outpost.model.error.ErrorDetail;
 
 class NotificationEventValidationTest {
@@ -162,9 +162,10 @@ class NotificationEventValidationTest {
 
     @Test
     void refusesNulInCustomDataKeysAndNestedValues() {
-        NotificationEvent keyed = new NotificationEvent(PLAYER, "m", null, Map.of("a\u0000", 1), null, null, null);
+        NotificationEvent keyed = new NotificationEvent(PLAYER, "m", null, new RawJsonObject("{\"a\\u0000\":1}"), null,
+                null, null);
         NotificationEvent nested = new NotificationEvent(PLAYER, "m", null,
-                Map.of("a", List.of(Map.of("b", "\u0000"))), null, null, null);
+                new RawJsonObject("{\"a\":[{\"b\":\"\\u0000\"}]}"), null, null, null);
 
         assertThat(keyed.validateContent(ITEM)).containsExactly(
                 mismatch("body", "notifications", 3, "custom_data", "a\uFFFD", "[key]"));

@@ -11,7 +11,6 @@ import jakarta.inject.Singleton;
 import org.apache.kafka.common.record.RecordBatch;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -41,7 +40,6 @@ public class NotificationIngest extends ConsumedTopic<NotificationEvent> {
     private static final List<Object> VALUE = ErrorDetail.loc("value");
 
     private final NotificationStore store;
-    private final ObjectMapper mapper;
 
     public NotificationIngest(NotificationStore store, ObjectMapper mapper, MeterRegistry meters,
             NotificationConfig config, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
@@ -49,7 +47,6 @@ public class NotificationIngest extends ConsumedTopic<NotificationEvent> {
                 config.consumerGroup(), config.ingestBatchSize(), config.ingestEnabled(),
                 config.ingestStoreTimeout(), DatabaseConnections.INGEST_CONNECTIONS));
         this.store = store;
-        this.mapper = mapper;
     }
 
     /** Spec §2.2 and DESIGN §4, plus the record key: exactly the event's player (per-player ordering). */
@@ -66,7 +63,7 @@ public class NotificationIngest extends ConsumedTopic<NotificationEvent> {
         for (Consumed<NotificationEvent> consumed : batch) {
             NotificationEvent e = consumed.event();
             rows.add(new NewNotification(e.player(), e.notificationId() != null ? e.notificationId() : derivedId(consumed),
-                    e.message(), e.svcUrl(), json(e), e.customData(), e.etag(),
+                    e.message(), e.svcUrl(), e.customData(), e.etag(),
                     e.created() != null ? e.created() : recordTime(consumed)));
         }
         return store.insert(rows).replaceWithVoid();
@@ -86,16 +83,5 @@ public class NotificationIngest extends ConsumedTopic<NotificationEvent> {
     private static String derivedId(Consumed<?> consumed) {
         String where = consumed.topic() + "/" + consumed.partition() + "/" + consumed.offset() + "/" + consumed.timestamp();
         return UUID.nameUUIDFromBytes(where.getBytes(StandardCharsets.UTF_8)).toString();
-    }
-
-    private String json(NotificationEvent event) {
-        if (event.customData() == null) {
-            return null;
-        }
-        try {
-            return mapper.writeValueAsString(event.customData());
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("custom_data read from JSON cannot be written back", e);
-        }
     }
 }

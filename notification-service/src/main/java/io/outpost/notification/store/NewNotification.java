@@ -1,28 +1,25 @@
 package io.outpost.notification.store;
 
 import java.time.Instant;
-import java.util.Map;
 import java.util.UUID;
 
+import io.outpost.model.RawJsonObject;
 import io.outpost.model.api.Notification;
 
 /**
- * A notification ready to be stored: id and creation time already assigned, {@code custom_data} as the JSON
- * text to keep (null when absent) and, when the ingest has it at hand, as read (so a poll answered from memory
- * does not read the text again).
+ * A notification ready to be stored: id and creation time already assigned, {@code custom_data} as the JSON text
+ * it was sent as (null when absent), which the store keeps and a poll answered from memory writes out as it is.
  */
 public record NewNotification(UUID player, String notificationId, String message, String svcUrl,
-        String customDataJson, Map<String, Object> customData, String etag, Instant created) {
+        RawJsonObject customData, String etag, Instant created) {
 
-    /** Without {@code custom_data} as read: it is read from the text when needed. */
-    public NewNotification(UUID player, String notificationId, String message, String svcUrl, String customDataJson,
-            String etag, Instant created) {
-        this(player, notificationId, message, svcUrl, customDataJson, null, etag, created);
+    /** The text of {@code custom_data}, as the store is given it; null when absent. */
+    String customDataJson() {
+        return customData == null ? null : customData.json();
     }
 
-    /** As a client reads it, with {@code custom_data} as read (or read from the text by {@code read}). */
-    Notification notification(java.util.function.Function<String, Map<String, Object>> read) {
-        return new Notification(message, svcUrl, customData != null || customDataJson == null ? customData
-                : read.apply(customDataJson), etag, notificationId, created);
+    /** As a client reads it. */
+    Notification notification() {
+        return new Notification(message, svcUrl, customData, etag, notificationId, created);
     }
 }

@@ -13,13 +13,11 @@ import java.util.concurrent.CancellationException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.outpost.model.RawJsonObject;
 import io.outpost.model.api.Notification;
 import io.outpost.support.store.StoreDeadline;
 import io.outpost.support.store.Transactions;
@@ -44,8 +42,6 @@ public class NotificationStore {
 
     /** The PostgreSQL channel on which stored notifications are announced (V3__announce_stored.sql). */
     public static final String WAKE_CHANNEL = "outpost_notification_stored";
-    private static final TypeReference<Map<String, Object>> CUSTOM_DATA = new TypeReference<>() {
-    };
 
     /**
      * A whole batch in one statement (one round trip, its own transaction): count each player's rows, bump their
@@ -132,7 +128,6 @@ public class NotificationStore {
 
     private final Pool pool;
     private final Pool ingestPool;
-    private final ObjectMapper mapper;
     private final StoreDeadline deadline;
     private volatile Stored listener = Stored.NONE;
     private final Counter startQueries;
@@ -146,11 +141,10 @@ public class NotificationStore {
      * @param ingestPool writes of the ingest, apart so that a burst of polls never delays storing (and waking)
      */
     @Inject
-    public NotificationStore(Pool pool, @Identifier(DatabaseConnections.INGEST) Pool ingestPool, ObjectMapper mapper,
-            StoreDeadline deadline, MeterRegistry meters) {
+    public NotificationStore(Pool pool, @Identifier(DatabaseConnections.INGEST) Pool ingestPool, StoreDeadline deadline,
+            MeterRegistry meters) {
         this.pool = pool;
         this.ingestPool = ingestPool;
-        this.mapper = mapper;
         this.deadline = deadline;
         this.startQueries = queries(meters, "start");
         this.afterQueries = queries(meters, "after");
@@ -160,8 +154,8 @@ public class NotificationStore {
     }
 
     /** One pool for everything (a second replica in tests). */
-    public NotificationStore(Pool pool, ObjectMapper mapper, StoreDeadline deadline) {
-        this(pool, pool, mapper, deadline, new SimpleMeterRegistry());
+    public NotificationStore(Pool pool, StoreDeadline deadline) {
+        this(pool, pool, deadline, new SimpleMeterRegistry());
     }
 
     /** Told of what this store's inserts did, once committed (the polls held here). */
@@ -255,7 +249,7 @@ public class NotificationStore {
             }
             Long seq = row.getLong("seq");
             if (seq != null) {
-                inserted.add(new StoredBatch.Inserted(seq, byId.get(player + "/" + row.getString("notification_id")), this));
+                inserted.add(new StoredBatch.Inserted(seq, byId.get(player + "/" + row.getString("notification_id"))));
             }
         }
         if (current != null) {
@@ -395,15 +389,8 @@ public class NotificationStore {
                 row.getString("notification_id"), row.getOffsetDateTime("created").toInstant()));
     }
 
-    /** {@code custom_data} read from its stored JSON text. */
-    Map<String, Object> customData(String json) {
-        if (json == null) {
-            return null;
-        }
-        try {
-            return mapper.readValue(json, CUSTOM_DATA);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored custom_data is not a JSON object", e);
-        }
+    /** {@code custom_data} as the store keeps it (jsonb's text: its own key order and spacing), passed through. */
+    private static RawJsonObject customData(String json) {
+        return json == null ? null : new RawJsonObject(json);
     }
 }

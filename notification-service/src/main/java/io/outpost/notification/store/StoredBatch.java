@@ -20,10 +20,10 @@ public record StoredBatch(Map<UUID, Player> players) {
     }
 
     /** A notification the batch inserted, at its sequence; made into its client form only when a poll takes it. */
-    public record Inserted(long seq, NewNotification stored, NotificationStore store) {
+    public record Inserted(long seq, NewNotification stored) {
 
         public Notification notification() {
-            return stored.notification(store::customData);
+            return stored.notification();
         }
     }
 }

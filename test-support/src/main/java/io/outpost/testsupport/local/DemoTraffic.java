@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
+import io.outpost.model.RawJsonObject;
 import io.outpost.model.Topics;
 import io.outpost.model.event.ConfigTransactionEvent;
 import io.outpost.model.event.NotificationEvent;
@@ -40,10 +41,10 @@ public final class DemoTraffic {
             notifications.add(Map.entry(player, json.writeValueAsString(new NotificationEvent(player,
                     "Welcome to Outpost!", null, null, null, null, null))));
             notifications.add(Map.entry(player, json.writeValueAsString(new NotificationEvent(player,
-                    "You have a new friend request", "/friends/v1/requests/42", Map.of("from", "Ada", "level", 17),
+                    "You have a new friend request", "/friends/v1/requests/42", new RawJsonObject("{\"from\":\"Ada\",\"level\":17}"),
                     "\"r42-1\"", null, null))));
             notifications.add(Map.entry(player, json.writeValueAsString(new NotificationEvent(player,
-                    "Season 3 starts tomorrow", null, Map.of("season", 3), null, null, null))));
+                    "Season 3 starts tomorrow", null, new RawJsonObject("{\"season\":3}"), null, null, null))));
             kafka.sendAll(Topics.PLAYER_NOTIFICATIONS, notifications);
 
             UUID moderators = UUID.randomUUID();
