@@ -1,5 +1,6 @@
 package io.outpost.model.error;
 
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -104,7 +105,7 @@ final class StorableJson {
                 }
             }
             return null;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return ErrorDetail.jsonInvalid(loc, "JSON decode error");
         }
     }

@@ -13,7 +13,6 @@ import java.util.concurrent.CancellationException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -389,7 +388,7 @@ public class NotificationStore {
                 row.getString("notification_id"), row.getOffsetDateTime("created").toInstant()));
     }
 
-    /** {@code custom_data} as the store keeps it (jsonb's text: its own key order and spacing), passed through. */
+    /** {@code custom_data} as the store keeps it (a {@code json} column: the text it was given), passed through. */
     private static RawJsonObject customData(String json) {
         return json == null ? null : new RawJsonObject(json);
     }
