@@ -81,8 +81,8 @@ public final class Constraints {
 
     /**
      * Refuses the first unstorable string (value or key) or the first level past {@link StorableJson#MAX_DEPTH}
-     * in a JSON value read as maps and lists, as a {@code JsonNode} or kept as its text ({@code RawJsonObject});
-     * see {@link StorableJson}.
+     * in a JSON value read as a {@code JsonNode} or kept as its text ({@code RawJsonObject}); see
+     * {@link StorableJson}.
      */
     public static boolean json(List<ErrorDetail> out, List<Object> loc, Object value) {
         ErrorDetail fault = StorableJson.firstFault(loc, value);

@@ -46,7 +46,10 @@ final class StorableJson {
     private StorableJson() {
     }
 
-    /** The first fault of {@code root} located under {@code loc}; null when it can be stored as it is. */
+    /**
+     * The first fault of {@code root} (a {@code JsonNode} or a {@link RawJsonObject}; null holds none) located under
+     * {@code loc}; null when it can be stored as it is.
+     */
     static ErrorDetail firstFault(List<Object> loc, Object root) {
         if (root instanceof RawJsonObject text) {
             return firstFault(loc, text);
@@ -59,7 +62,7 @@ final class StorableJson {
                 return ErrorDetail.unstorableKey(path(loc, step.parent()), (String) step.name());
             }
             Object value = step.value();
-            String text = value instanceof JsonNode node ? node.textValue() : value instanceof String s ? s : null;
+            String text = value instanceof JsonNode node ? node.textValue() : null;
             if (text != null) {
                 if (!Constraints.storable(text)) {
                     return ErrorDetail.stringPatternMismatch(path(loc, step));
@@ -123,7 +126,7 @@ final class StorableJson {
     }
 
     private static boolean isContainer(Object value) {
-        return value instanceof Map || value instanceof List || value instanceof JsonNode node && node.isContainerNode();
+        return value instanceof JsonNode node && node.isContainerNode();
     }
 
     /** The members of an object or array, in document order; empty for anything else. */
@@ -131,13 +134,7 @@ final class StorableJson {
         List<Step> children = new ArrayList<>();
         int depth = parent.depth() + 1;
         Object value = parent.value();
-        if (value instanceof Map<?, ?> map) {
-            map.forEach((k, v) -> children.add(new Step(parent, String.valueOf(k), true, v, depth)));
-        } else if (value instanceof List<?> list) {
-            for (int i = 0; i < list.size(); i++) {
-                children.add(new Step(parent, i, false, list.get(i), depth));
-            }
-        } else if (value instanceof JsonNode node && node.isObject()) {
+        if (value instanceof JsonNode node && node.isObject()) {
             for (Map.Entry<String, JsonNode> field : node.properties()) {
                 children.add(new Step(parent, field.getKey(), true, field.getValue(), depth));
             }
