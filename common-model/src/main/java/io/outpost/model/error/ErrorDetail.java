@@ -3,10 +3,13 @@ package io.outpost.model.error;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.core.JsonStreamContext;
 
 /**
  * One faulty input of a 422 answer (DESIGN §5): where it is ({@code loc}), what is wrong ({@code msg}) and
@@ -31,6 +34,24 @@ public record ErrorDetail(List<Object> loc, String msg, String type) {
      */
     public static List<Object> loc(List<Object> base, Object more) {
         return new Nested(base instanceof Nested ? base : List.copyOf(base), more);
+    }
+
+    /**
+     * {@code base} followed by the keys and indexes that lead to where {@code at} stands in a document being read
+     * (a parser's context), outermost first; a key on the way that the store could not keep is shown as
+     * {@link #unstorableKey} shows it (it was reported itself).
+     */
+    public static List<Object> locOf(List<Object> base, JsonStreamContext at) {
+        List<Object> names = new ArrayList<>();
+        for (JsonStreamContext c = at; c != null && !c.inRoot(); c = c.getParent()) {
+            String key = c.getCurrentName();
+            names.add(c.inArray() ? (Object) c.getCurrentIndex()
+                    : key == null || Constraints.storable(key) ? key : shownKey(key));
+        }
+        Collections.reverse(names);
+        List<Object> loc = new ArrayList<>(base);
+        loc.addAll(names);
+        return loc;
     }
 
     /** {@code base} followed by {@code more}, for nested fields and array indexes. */

@@ -88,18 +88,18 @@ final class StorableJson {
                 switch (token) {
                     case FIELD_NAME -> {
                         if (!Constraints.storable(p.currentName())) {
-                            return ErrorDetail.unstorableKey(path(loc, at.getParent()), p.currentName());
+                            return ErrorDetail.unstorableKey(ErrorDetail.locOf(loc, at.getParent()), p.currentName());
                         }
                     }
                     case VALUE_STRING -> {
                         if (!Constraints.storable(p.getText())) {
-                            return ErrorDetail.stringPatternMismatch(path(loc, at));
+                            return ErrorDetail.stringPatternMismatch(ErrorDetail.locOf(loc, at));
                         }
                     }
                     case START_OBJECT, START_ARRAY -> {
                         if (at.getNestingDepth() > MAX_DEPTH) {
-                            return ErrorDetail.valueError(path(loc, at.getParent()), "JSON should be nested at most "
-                                    + MAX_DEPTH + " levels deep");
+                            return ErrorDetail.valueError(ErrorDetail.locOf(loc, at.getParent()),
+                                    "JSON should be nested at most " + MAX_DEPTH + " levels deep");
                         }
                     }
                     default -> {
@@ -111,18 +111,6 @@ final class StorableJson {
         } catch (IOException e) {
             return ErrorDetail.jsonInvalid(loc, "JSON decode error");
         }
-    }
-
-    /** {@code loc} followed by the keys and indexes of {@code at} and the containers around it, outermost first. */
-    private static List<Object> path(List<Object> loc, JsonStreamContext at) {
-        List<Object> names = new ArrayList<>();
-        for (JsonStreamContext c = at; c != null && !c.inRoot(); c = c.getParent()) {
-            names.add(c.inObject() ? c.getCurrentName() : c.getCurrentIndex());
-        }
-        Collections.reverse(names);
-        List<Object> path = new ArrayList<>(loc);
-        path.addAll(names);
-        return path;
     }
 
     private static boolean isContainer(Object value) {

@@ -2,11 +2,9 @@ package io.outpost.support.json;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.JsonParserDelegate;
 
@@ -43,7 +41,7 @@ final class KeyCheckingParser extends JsonParserDelegate {
         if (token == JsonToken.FIELD_NAME && faults.size() < JsonBinding.MAX_FAULTS) {
             String key = delegate.currentName();
             if (!Constraints.storable(key)) {
-                faults.add(ErrorDetail.unstorableKey(objectLoc(delegate.getParsingContext()), key));
+                faults.add(ErrorDetail.unstorableKey(ErrorDetail.locOf(base, delegate.getParsingContext().getParent()), key));
             }
         }
         return token;
@@ -75,20 +73,4 @@ final class KeyCheckingParser extends JsonParserDelegate {
         return this;
     }
 
-    /** {@code base} and the keys and indexes leading to the object whose key was just read. */
-    private List<Object> objectLoc(JsonStreamContext object) {
-        List<Object> names = new ArrayList<>();
-        for (JsonStreamContext parent = object.getParent(); parent != null && !parent.inRoot(); parent = parent.getParent()) {
-            names.add(parent.inArray() ? (Object) parent.getCurrentIndex() : shownOnTheWay(parent.getCurrentName()));
-        }
-        Collections.reverse(names);
-        List<Object> loc = new ArrayList<>(base);
-        loc.addAll(names);
-        return loc;
-    }
-
-    /** A key on the way to another is shown as the key fault shows it (it was reported itself, if refused). */
-    private static String shownOnTheWay(String key) {
-        return key == null || Constraints.storable(key) ? key : ErrorDetail.shownKey(key);
-    }
 }
