@@ -30,6 +30,7 @@ final class IngestMetrics {
     private final MeterRegistry registry;
     private final Counter stored;
     private final Counter storedBeside;
+    private final Counter commits;
     private final ConcurrentHashMap<String, Counter> deadLettered = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> retried = new ConcurrentHashMap<>();
     private final Timer consumedDelay;
@@ -46,6 +47,9 @@ final class IngestMetrics {
         this.storedBeside = Counter.builder("outpost.ingest.batches.stored.beside").tag("topic", topic)
                 .description("Batches of the topic given to the store while an earlier one was still being stored")
                 .register(this.registry);
+        this.commits = Counter.builder("outpost.ingest.commits").tag("topic", topic)
+                .description("Offset commits of the topic the broker acknowledged (each covers every batch stored "
+                        + "since the one before)").register(this.registry);
         this.consumedDelay = delay(topic, "consumed");
         this.storedDelay = delay(topic, "stored");
         this.batchStore = Timer.builder("outpost.ingest.batch.store").tag("topic", topic).serviceLevelObjectives(BUCKETS)
@@ -121,6 +125,7 @@ final class IngestMetrics {
     }
 
     void committed() {
+        commits.increment();
         lastCommitNanos = System.nanoTime();
     }
 

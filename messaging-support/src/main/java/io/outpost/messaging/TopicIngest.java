@@ -61,6 +61,14 @@ public final class TopicIngest<E> implements AutoCloseable {
     private static final Duration POLL_STORING = Duration.ofMillis(5);
     private static final long MAX_BACKOFF_MS = 5000;
     private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * How often at most the offsets of the batches stored since the last commit are committed: a commit per batch
+     * cost the broker an offset-commit request (an append to its offsets topic) for every few records at 1,000
+     * records/s, where batches are small (docs/benchmarks.md, "eighteenth pass"). A crash re-delivers up to this
+     * much more, into a store that holds it already; an idle loop comes round every {@link #POLL}, so the last
+     * batch is committed within both.
+     */
+    static final Duration COMMIT_INTERVAL = Duration.ofMillis(100);
     /** A loop that has not come round for this long is stuck, which only a restart repairs. */
     private static final long STALL_NANOS = TimeUnit.MINUTES.toNanos(5);
 
@@ -82,6 +90,9 @@ public final class TopicIngest<E> implements AutoCloseable {
     private volatile Throwable lastFailure;
     /** The batches being stored, oldest first, with what their stores answer (the consumer's thread only). */
     private final ArrayDeque<Storing<E>> inFlight = new ArrayDeque<>();
+    /** Offsets of the batches that went through since the last commit was sent (the consumer's thread only). */
+    private final Map<TopicPartition, OffsetAndMetadata> uncommitted = new HashMap<>();
+    private long lastCommitSent = System.nanoTime();
 
     private TopicIngest(Builder<E> builder) {
         this.topic = builder.topic;
@@ -167,6 +178,7 @@ public final class TopicIngest<E> implements AutoCloseable {
             try (KafkaConsumer<byte[], byte[]> kafka =
                     new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
                 consumer = kafka;
+                uncommitted.clear(); // a failed consumer's: read again, into a store that holds them
                 kafka.subscribe(List.of(topic), new Forget());
                 consume(kafka);
                 backoff = 0;
@@ -213,6 +225,9 @@ public final class TopicIngest<E> implements AutoCloseable {
                 if (inFlight.size() < storing) {
                     backoff = 0;
                 }
+                if (System.nanoTime() - lastCommitSent >= COMMIT_INTERVAL.toNanos()) {
+                    commit(kafka, false);
+                }
                 if (next == null) {
                     if (inFlight.isEmpty()) {
                         metrics.idle();
@@ -229,48 +244,18 @@ public final class TopicIngest<E> implements AutoCloseable {
         }
     }
 
-    /** Whether {@code next} has a record key in common with a batch in flight. */
-    private boolean sharesKeyInFlight(BatchWork<E> next) {
-        for (Storing<E> storing : inFlight) {
-            if (storing.work().sharesKeyWith(next)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
-     * Finishes the oldest batches in flight while {@code retire} holds for the oldest: waits for each and commits
-     * its offsets ({@code sync}: before the call returns). When one failed, the batches after it are waited for
-     * and not committed, and the answer says where to read again; null when every finished batch went through.
+     * Commits the offsets of the batches that went through since the last commit ({@code sync}: before the call
+     * returns), if any. A failed asynchronous commit is covered by the next; a failed synchronous one leaves the
+     * records to be read again.
      */
-    private Rewind retire(KafkaConsumer<byte[], byte[]> kafka, boolean sync, Predicate<Storing<E>> retire) {
-        while (!inFlight.isEmpty() && retire.test(inFlight.peekFirst())) {
-            Storing<E> oldest = inFlight.pollFirst();
-            Throwable failure = finish(kafka, oldest, sync);
-            if (failure != null) {
-                Map<TopicPartition, Long> from = oldest.work().starts();
-                for (Storing<E> later; (later = inFlight.pollFirst()) != null;) {
-                    // it may have stored its records: the store is idempotent, they are read again
-                    if (outcome(later) == null) {
-                        deadLettered.addAndGet(later.work().deadLettered()); // acknowledged: not sent again
-                    }
-                    later.work().starts().forEach(from::putIfAbsent);
-                }
-                return new Rewind(failure, from);
-            }
+    private void commit(KafkaConsumer<byte[], byte[]> kafka, boolean sync) {
+        if (uncommitted.isEmpty()) {
+            return;
         }
-        return null;
-    }
-
-    /** Waits for a batch given to the store; commits its offsets when it went through. Answers its failure, or null. */
-    private Throwable finish(KafkaConsumer<byte[], byte[]> kafka, Storing<E> storing, boolean sync) {
-        Throwable failure = outcome(storing);
-        if (failure != null) {
-            return failure;
-        }
-        BatchWork<E> batch = storing.work();
-        Map<TopicPartition, OffsetAndMetadata> offsets = batch.offsets();
+        Map<TopicPartition, OffsetAndMetadata> offsets = Map.copyOf(uncommitted);
+        uncommitted.clear();
+        lastCommitSent = System.nanoTime();
         if (sync) {
             try {
                 kafka.commitSync(offsets, COMMIT_TIMEOUT);
@@ -287,6 +272,58 @@ public final class TopicIngest<E> implements AutoCloseable {
                 }
             });
         }
+    }
+
+    /** Whether {@code next} has a record key in common with a batch in flight. */
+    private boolean sharesKeyInFlight(BatchWork<E> next) {
+        for (Storing<E> storing : inFlight) {
+            if (storing.work().sharesKeyWith(next)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Finishes the oldest batches in flight while {@code retire} holds for the oldest: waits for each and keeps its
+     * offsets to commit ({@code sync}: commits them, and any kept before, before the call returns). When one failed,
+     * the batches after it are waited for and not committed, and the answer says where to read again; null when
+     * every finished batch went through.
+     */
+    private Rewind retire(KafkaConsumer<byte[], byte[]> kafka, boolean sync, Predicate<Storing<E>> retire) {
+        Rewind rewind = null;
+        while (rewind == null && !inFlight.isEmpty() && retire.test(inFlight.peekFirst())) {
+            Storing<E> oldest = inFlight.pollFirst();
+            Throwable failure = finish(oldest);
+            if (failure != null) {
+                Map<TopicPartition, Long> from = oldest.work().starts();
+                for (Storing<E> later; (later = inFlight.pollFirst()) != null;) {
+                    // it may have stored its records: the store is idempotent, they are read again
+                    if (outcome(later) == null) {
+                        deadLettered.addAndGet(later.work().deadLettered()); // acknowledged: not sent again
+                    }
+                    later.work().starts().forEach(from::putIfAbsent);
+                }
+                rewind = new Rewind(failure, from);
+            }
+        }
+        if (sync) {
+            commit(kafka, true); // the batches before a failed one went through: theirs are committed too
+        }
+        return rewind;
+    }
+
+    /**
+     * Waits for a batch given to the store; keeps its offsets to commit when it went through. Answers its failure,
+     * or null.
+     */
+    private Throwable finish(Storing<E> storing) {
+        Throwable failure = outcome(storing);
+        if (failure != null) {
+            return failure;
+        }
+        BatchWork<E> batch = storing.work();
+        uncommitted.putAll(batch.offsets()); // batches finish oldest first: a later one's offset replaces an earlier
         int count = storing.count;
         lastFailure = null;
         stored.addAndGet(count);

@@ -308,6 +308,41 @@ class TopicIngestTest {
     }
 
     /**
+     * Records arriving one by one make a batch each: their offsets are committed together, at most once per
+     * {@link TopicIngest#COMMIT_INTERVAL} (not once per batch), and all of them soon after the ingest has caught up.
+     */
+    @Test
+    void whileRecordsKeepComingTheirOffsetsAreCommittedTogetherNotOncePerBatch() throws Exception {
+        String topic = topic();
+        String group = "g-" + topic;
+        int records = 60;
+        long elapsedMillis;
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                BackingServices.shared().kafkaBootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            TopicIngest<NotificationEvent> ingest = ingest(topic, group, batch -> Uni.createFrom().voidItem()
+                    .onItem().delayIt().by(Duration.ofMillis(5)).chain(() -> store(topic, batch)),
+                    Duration.ofSeconds(30));
+            long start = System.nanoTime();
+            for (int i = 0; i < records; i++) {
+                kafka.send(topic, PLAYER, event("m" + i));
+                Thread.sleep(25);
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> ingest.storedCount() == records);
+            elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            await().atMost(Duration.ofSeconds(10)).until(() -> committed(admin, group, topic) == records);
+        }
+        assertThat(stored(topic)).hasSize(records).startsWith("m0", "m1").endsWith("m" + (records - 1));
+
+        long batches = meters.find("outpost.ingest.batch.store").tag("topic", topic).timer().count();
+        double commits = meters.find("outpost.ingest.commits").tag("topic", topic).counter().count();
+        assertThat(batches).as("records sent 25 ms apart, each stored in a few ms").isGreaterThanOrEqualTo(records / 2);
+        assertThat(commits).as("one commit per %d ms at most over %d ms, the last one after",
+                TopicIngest.COMMIT_INTERVAL.toMillis(), elapsedMillis)
+                .isBetween(1.0, (double) elapsedMillis / TopicIngest.COMMIT_INTERVAL.toMillis() + 2);
+    }
+
+    /**
      * When the oldest of two batches in flight fails, the later one is not committed either: both are read again
      * from their first offsets, so the later one is stored even when it failed too.
      */
