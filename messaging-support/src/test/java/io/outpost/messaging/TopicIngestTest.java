@@ -317,8 +317,7 @@ class TopicIngestTest {
         String group = "g-" + topic;
         int records = 60;
         long elapsedMillis;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                BackingServices.shared().kafkaBootstrapServers()))) {
+        try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
             TopicIngest<NotificationEvent> ingest = ingest(topic, group, batch -> Uni.createFrom().voidItem()
                     .onItem().delayIt().by(Duration.ofMillis(5)).chain(() -> store(topic, batch)),
@@ -350,8 +349,7 @@ class TopicIngestTest {
     void whenTheOldestOfTwoBatchesInFlightFailsTheLaterOneIsReadAgainToo() throws Exception {
         String topic = topic();
         String group = "g-" + topic;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                BackingServices.shared().kafkaBootstrapServers()))) {
+        try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
         String other = playerOnAnotherPartition(2);
@@ -423,8 +421,7 @@ class TopicIngestTest {
         String topic = topic();
         String group = "g-" + topic;
         String dlq = Topics.deadLetter(topic);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                BackingServices.shared().kafkaBootstrapServers()))) {
+        try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1), new NewTopic(dlq, 1, (short) 1)
                     .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "1000")))).all().get(30, TimeUnit.SECONDS);
             TopicIngest<NotificationEvent> ingest = ingest(topic, group);
@@ -500,6 +497,12 @@ class TopicIngestTest {
         assertThat(tool.replay(topic, null, "replay-" + topic)).isZero();
         await().atMost(Duration.ofSeconds(30)).until(() -> stored(topic).size() == 2);
         assertThat(stored(topic)).containsExactly("first", "refuse me");
+    }
+
+    /** An admin client of the test broker. */
+    private static Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                BackingServices.shared().kafkaBootstrapServers()));
     }
 
     private static long committed(Admin admin, String group, String topic) throws Exception {

@@ -41,7 +41,8 @@ final class KeyCheckingParser extends JsonParserDelegate {
         if (token == JsonToken.FIELD_NAME && faults.size() < JsonBinding.MAX_FAULTS) {
             String key = delegate.currentName();
             if (!Constraints.storable(key)) {
-                faults.add(ErrorDetail.unstorableKey(ErrorDetail.locOf(base, delegate.getParsingContext().getParent()), key));
+                faults.add(ErrorDetail.unstorableKey(ErrorDetail.locOf(base, delegate.getParsingContext().getParent()),
+                        key));
             }
         }
         return token;
