@@ -504,7 +504,7 @@ public final class TopicIngest<E> implements AutoCloseable {
             return this;
         }
 
-        /** Records per batch at most (one store call, one commit). */
+        /** Records per batch at most (one store call; offsets are committed every {@link #COMMIT_INTERVAL} at most). */
         public Builder<E> maxBatch(int maxBatch) {
             this.maxBatch = maxBatch;
             return this;
