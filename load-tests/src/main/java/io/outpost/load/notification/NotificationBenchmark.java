@@ -264,9 +264,11 @@ public final class NotificationBenchmark {
         long empty = total(clients, c -> c.answeredEmpty);
         long failed = total(clients, c -> c.failed);
         long[] cpu = new long[servers.size()];
+        long[] answeredAt = new long[servers.size()];
         List<Map<String, Double>> metricsBefore = new ArrayList<>();
         for (int r = 0; r < servers.size(); r++) {
             cpu[r] = servers.get(r).cpuTicks();
+            answeredAt[r] = clients.get(r).answered.get();
             metricsBefore.add(servers.get(r).counters());
         }
         Thread.sleep(SECONDS * 1000L);
@@ -302,12 +304,14 @@ public final class NotificationBenchmark {
                     - before.getOrDefault(key, 0.0);
             System.out.printf("    instance %d: CPU %.0f%% of one core; announcements %,.0f, queries start %,.0f, "
                     + "after %,.0f, after_many %,.0f, heads %,.0f; collector pauses %,.0f, mean %.1f ms, "
-                    + "%,.0f ms in all (%.1f%% of the window)%n", r,
+                    + "%,.0f ms in all (%.1f%% of the window); allocated %,.0f MB, %,.1f KB per answer%n", r,
                     (servers.get(r).cpuTicks() - cpu[r]) * 100.0 / (SECONDS * 100.0),
                     delta.applyAsDouble("announcements"), delta.applyAsDouble("start"), delta.applyAsDouble("after"),
                     delta.applyAsDouble("after_many"), delta.applyAsDouble("heads"), delta.applyAsDouble("gc_pauses_count"),
                     delta.applyAsDouble("gc_pauses_sum") * 1000 / Math.max(1, delta.applyAsDouble("gc_pauses_count")),
-                    delta.applyAsDouble("gc_pauses_sum") * 1000, delta.applyAsDouble("gc_pauses_sum") * 100.0 / SECONDS);
+                    delta.applyAsDouble("gc_pauses_sum") * 1000, delta.applyAsDouble("gc_pauses_sum") * 100.0 / SECONDS,
+                    delta.applyAsDouble("allocated_bytes") / 1e6, delta.applyAsDouble("allocated_bytes") / 1e3
+                            / Math.max(1, clients.get(r).answered.get() - answeredAt[r]));
             Map<String, Double> window = new java.util.HashMap<>();
             after.keySet().forEach(key -> window.put(key, delta.applyAsDouble(key)));
             java.util.function.BiFunction<String, Double, Double> q = (name, quantile) ->

@@ -28,6 +28,14 @@ final class NotificationServiceProcess implements AutoCloseable {
     /** Micrometer's collector pauses, every collector and cause: how many and their seconds. */
     private static final Pattern GC_PAUSES = Pattern.compile("(?m)^jvm_gc_pause_seconds_(count|sum)\\{[^}]*\\} ([0-9.E]+)");
     /**
+     * What the heap allocated: Micrometer's counter grows at each young collection by what the young generation took
+     * since the one before; what eden holds now is what was allocated since the last (a young collection empties it).
+     */
+    private static final Pattern ALLOCATED =
+            Pattern.compile("(?m)^jvm_gc_memory_allocated_bytes_total(?:\\{[^}]*\\})? ([0-9.E]+)");
+    private static final Pattern EDEN_USED =
+            Pattern.compile("(?m)^jvm_memory_used_bytes\\{[^}]*id=\"[^\"]*Eden[^\"]*\"[^}]*\\} ([0-9.E]+)");
+    /**
      * The ingest's histograms (IngestMetrics): {@code outpost_ingest_record_delay_seconds} by stage and
      * {@code outpost_ingest_batch_store_seconds}, one cumulative bucket per line.
      */
@@ -159,8 +167,9 @@ final class NotificationServiceProcess implements AutoCloseable {
 
     /**
      * The counters of the poll path (announcements received, queries by kind) and the JVM's collector pauses so
-     * far ({@code gc_pauses_count}, {@code gc_pauses_sum} in seconds), and the ingest's histogram buckets
-     * ({@code ingest|record_delay.consumed|0.005}: the count at or under 5 ms; {@link #quantile} reads them).
+     * far ({@code gc_pauses_count}, {@code gc_pauses_sum} in seconds; {@code allocated_bytes}, see {@link #ALLOCATED}),
+     * and the ingest's histogram buckets ({@code ingest|record_delay.consumed|0.005}: the count at or under 5 ms;
+     * {@link #quantile} reads them).
      */
     Map<String, Double> counters() throws IOException, InterruptedException {
         HttpRequest metrics = HttpRequest.newBuilder(URI.create(url() + "/q/metrics")).timeout(Duration.ofSeconds(60)).build();
@@ -189,6 +198,12 @@ final class NotificationServiceProcess implements AutoCloseable {
         Matcher gc = GC_PAUSES.matcher(body);
         while (gc.find()) {
             counters.merge("gc_pauses_" + gc.group(1), Double.parseDouble(gc.group(2)), Double::sum);
+        }
+        for (Matcher allocated = ALLOCATED.matcher(body); allocated.find();) {
+            counters.merge("allocated_bytes", Double.parseDouble(allocated.group(1)), Double::sum);
+        }
+        for (Matcher eden = EDEN_USED.matcher(body); eden.find();) {
+            counters.merge("allocated_bytes", Double.parseDouble(eden.group(1)), Double::sum);
         }
         return counters;
     }
