@@ -15,6 +15,7 @@ import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
 
 import io.outpost.model.error.AuthErrorCode;
 import io.outpost.support.http.PercentDecoding;
+import io.quarkus.arc.ClientProxy;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -51,8 +52,12 @@ public class BearerTokenFilter {
             return Uni.createFrom().failure(e);
         }
         RequirePermission required = guard.get();
+        // this request's own Caller, taken while its request context is active here: the callback may run on
+        // another thread (a key-set fetch's), where no request context is (docs/architecture.md, "Mutiny callbacks
+        // without context propagation")
+        Caller current = ClientProxy.unwrap(caller);
         return verifier.verify(token).map(verified -> {
-            caller.set(permitted(verified, required.anyOf(), required.player()));
+            current.set(permitted(verified, required.anyOf(), required.player()));
             return null;
         });
     }
