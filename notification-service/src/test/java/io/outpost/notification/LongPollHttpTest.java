@@ -158,8 +158,7 @@ class LongPollHttpTest {
     @Test
     void theConnectionIsKeptOrClosedAsEachRequestAsked() throws IOException {
         String headers = "Host: localhost\r\nAuthorization: Bearer " + token + "\r\n" + IngressHeaders.lines();
-        try (Socket socket = new Socket("localhost", RestAssured.port)) {
-            socket.setSoTimeout(20_000);
+        try (Socket socket = connect()) {
             OutputStream out = socket.getOutputStream();
             InputStream in = socket.getInputStream();
             write(out, "GET " + Fixture.LP + "?offset_reset_strategy=earliest HTTP/1.1\r\n" + headers + "\r\n");
@@ -179,8 +178,7 @@ class LongPollHttpTest {
             assertThat(last.headers()).containsEntry("connection", "close");
             assertThat(in.read()).as("closed by the service").isEqualTo(-1);
         }
-        try (Socket socket = new Socket("localhost", RestAssured.port)) {
-            socket.setSoTimeout(20_000);
+        try (Socket socket = connect()) {
             OutputStream out = socket.getOutputStream();
             InputStream in = socket.getInputStream();
             write(out, "GET " + Fixture.LP + "?deadline=1&exclude_before=h-0 HTTP/1.0\r\n" + headers
@@ -194,6 +192,38 @@ class LongPollHttpTest {
             assertThat(closing.status()).isEqualTo("HTTP/1.0 200 OK");
             assertThat(in.read()).as("closed by the service").isEqualTo(-1);
         }
+    }
+
+    /**
+     * The route runs ahead of Quarkus's handlers, so it checks a declared body size itself, as Quarkus does on its
+     * routes: over {@code quarkus.http.limits.max-body-size} (1 MiB) a 413 without a body, and the connection
+     * closed before the body is read; a small body is not read and changes nothing.
+     */
+    @Test
+    void aDeclaredBodyOverTheLimitIsRefused413AndASmallOneIsIgnored() throws IOException {
+        String headers = "Host: localhost\r\nAuthorization: Bearer " + token + "\r\n";
+        try (Socket socket = connect()) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            write(out, "GET " + Fixture.LP + "?offset_reset_strategy=earliest HTTP/1.1\r\n" + headers
+                    + "Content-Length: 5\r\n\r\nhello");
+            Answer small = Answer.read(in);
+            assertThat(small.status()).isEqualTo("HTTP/1.1 200 OK");
+            assertThat(small.body()).contains("\"notification_id\":\"h-0\"");
+            write(out, "GET " + Fixture.LP + "?offset_reset_strategy=earliest HTTP/1.1\r\n" + headers
+                    + "Content-Length: " + (1024 * 1024 + 1) + "\r\n\r\n");
+            Answer refused = Answer.read(in);
+            assertThat(refused.status()).isEqualTo("HTTP/1.1 413 Request Entity Too Large");
+            assertThat(refused.headers()).containsEntry("connection", "close").containsEntry("content-length", "0");
+            assertThat(in.read()).as("closed by the service").isEqualTo(-1);
+        }
+    }
+
+    /** A connection to the service, whose reads give up after 20 s. */
+    private static Socket connect() throws IOException {
+        Socket socket = new Socket("localhost", RestAssured.port);
+        socket.setSoTimeout(20_000);
+        return socket;
     }
 
     private static void write(OutputStream out, String request) throws IOException {

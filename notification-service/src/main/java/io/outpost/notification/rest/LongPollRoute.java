@@ -2,9 +2,12 @@ package io.outpost.notification.rest;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.outpost.model.Limits;
 import io.outpost.model.Permissions;
@@ -18,9 +21,11 @@ import io.outpost.support.http.RouteAnswers;
 import io.outpost.support.security.BearerTokenFilter;
 import io.outpost.support.security.TokenVerifier;
 import io.outpost.support.security.VerifiedToken;
-import io.quarkus.vertx.http.runtime.RouteConstants;
+import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.vertx.http.runtime.security.SecurityHandlerPriorities;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -51,19 +56,37 @@ public class LongPollRoute {
     private final PollService polls;
     private final TokenVerifier verifier;
     private final RouteAnswers answers;
+    /** Declared bodies above this are refused (413), as Quarkus refuses them on its routes; -1: no limit. */
+    private final long maxBodyBytes;
 
-    public LongPollRoute(PollService polls, TokenVerifier verifier, RouteAnswers answers) {
+    public LongPollRoute(PollService polls, TokenVerifier verifier, RouteAnswers answers,
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size") Optional<MemorySize> maxBody) {
         this.polls = polls;
         this.verifier = verifier;
         this.answers = answers;
+        this.maxBodyBytes = maxBody.map(MemorySize::asLongValue).orElse(-1L);
     }
 
+    /**
+     * Installed ahead of Quarkus's HTTP security handlers (authentication at order {@code -200}, then the
+     * authorization and the REST template-path lookup), which have nothing to do for a poll — no Quarkus
+     * authentication mechanism is on, no HTTP permission is set, the route checks its own bearer token — and cost
+     * ≈ 10 % of the service's allocation per delivered notification (docs/benchmarks.md, "nineteenth pass"). So
+     * it also comes before Quarkus's check of a declared body size (order {@code -2}), which it makes itself.
+     */
     void install(@Observes Router router) {
-        router.route(PATH).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(this::handle);
+        router.route(PATH).order(-SecurityHandlerPriorities.AUTHENTICATION - 1).handler(this::handle);
     }
 
     private void handle(RoutingContext routing) {
         HttpServerResponse response = routing.response();
+        if (bodyTooLarge(routing.request())) {
+            // as Quarkus refuses it on every other route: 413, no body, and the connection closed (its body unread)
+            HttpConnection connection = routing.request().connection();
+            response.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE).setStatusCode(413)
+                    .endHandler(ended -> connection.close()).end();
+            return;
+        }
         HttpMethod method = routing.request().method();
         if (method == HttpMethod.OPTIONS) {
             response.putHeader(HttpHeaders.ALLOW, ALLOW).end();
@@ -116,6 +139,12 @@ public class LongPollRoute {
         } catch (RuntimeException e) {
             answers.failed(response, e);
         }
+    }
+
+    /** A request that declares a body over {@code quarkus.http.limits.max-body-size} (a poll reads none). */
+    private boolean bodyTooLarge(HttpServerRequest request) {
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        return length != null && maxBodyBytes >= 0 && Long.parseLong(length) > maxBodyBytes;
     }
 
     private static void onContext(Context context, Runnable work) {
