@@ -13,6 +13,7 @@ import io.outpost.support.security.AuthRefusedException;
 import io.outpost.support.security.BearerChallenge;
 import io.outpost.support.store.StoreUnavailableException;
 import io.outpost.support.store.StoreUnavailableMapper;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -42,10 +43,11 @@ public class RouteAnswers {
         write(response, status, JSON, body);
     }
 
+    /** Written as UTF-8 bytes straight away: no string in between for Vert.x to encode again. */
     private void write(HttpServerResponse response, int status, String type, Object body) {
-        String text;
+        byte[] json;
         try {
-            text = mapper.writeValueAsString(body);
+            json = mapper.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
             failed(response, e);
             return;
@@ -53,7 +55,7 @@ public class RouteAnswers {
         if (response.ended() || response.closed()) {
             return;
         }
-        response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, type).end(text);
+        response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, type).end(Buffer.buffer(json));
     }
 
     /** DESIGN §5's error body with {@code status}. */

@@ -1,6 +1,5 @@
 package io.outpost.support.security;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,16 +11,64 @@ import java.security.NoSuchAlgorithmException;
  */
 record TokenDigest(long a, long b, long c, long d) {
 
-    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
-    });
+    private static final ThreadLocal<Hasher> HASHER = ThreadLocal.withInitial(Hasher::new);
 
+    /**
+     * The SHA-256 of the token's UTF-8. Every request with a token looks it up, so a token of ASCII characters (any
+     * well-formed one) is hashed through a per-thread buffer, without copying it to a byte array first: the key is
+     * the only object made.
+     */
     static TokenDigest of(String compact) {
-        ByteBuffer hash = ByteBuffer.wrap(SHA_256.get().digest(compact.getBytes(StandardCharsets.UTF_8)));
-        return new TokenDigest(hash.getLong(), hash.getLong(), hash.getLong(), hash.getLong());
+        Hasher hasher = HASHER.get();
+        MessageDigest sha = hasher.sha;
+        byte[] chunk = hasher.chunk;
+        int length = compact.length();
+        for (int i = 0; i < length; i++) {
+            if (compact.charAt(i) >= 0x80) { // not ASCII: its UTF-8 is not its chars
+                sha.update(compact.getBytes(StandardCharsets.UTF_8));
+                return hasher.digest();
+            }
+        }
+        for (int from = 0; from < length; from += chunk.length) {
+            int count = Math.min(chunk.length, length - from);
+            for (int k = 0; k < count; k++) {
+                chunk[k] = (byte) compact.charAt(from + k); // an ASCII char is its UTF-8 byte
+            }
+            sha.update(chunk, 0, count);
+        }
+        return hasher.digest();
+    }
+
+    /** One thread's SHA-256 and the buffers it reuses. */
+    private static final class Hasher {
+        private final MessageDigest sha;
+        private final byte[] chunk = new byte[1024];
+        private final byte[] hash = new byte[32];
+
+        Hasher() {
+            try {
+                sha = MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every JDK has SHA-256", e);
+            }
+        }
+
+        /** Finishes the digest of what was given (resetting it) into a key. */
+        TokenDigest digest() {
+            try {
+                sha.digest(hash, 0, hash.length);
+            } catch (java.security.DigestException e) {
+                throw new IllegalStateException("SHA-256 fits in 32 bytes", e);
+            }
+            return new TokenDigest(word(0), word(8), word(16), word(24));
+        }
+
+        private long word(int at) {
+            long value = 0;
+            for (int i = at; i < at + 8; i++) {
+                value = value << 8 | (hash[i] & 0xFF);
+            }
+            return value;
+        }
     }
 }
