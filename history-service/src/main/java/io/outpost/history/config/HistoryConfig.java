@@ -15,8 +15,9 @@ public interface HistoryConfig {
 
     /**
      * Records per ingest batch at most, stored by {@link #ingestWriters()} database transactions (offsets are
-     * committed at most every 100 ms, covering every batch stored since the last). Larger batches raise the ingest rate (measured: 500 → ≈6,500/s, 2,000 → ≈11,500/s on a
-     * loaded 2-core box); each batch is retried whole after a failure.
+     * committed at most every 100 ms, covering every batch stored since the last). Larger batches raise the ingest
+     * rate (measured: 500 → ≈6,500/s, 2,000 → ≈11,500/s on a loaded 2-core box); each batch is retried whole after
+     * a failure.
      */
     @WithDefault("2000")
     int ingestBatch();

@@ -141,7 +141,10 @@ public class LongPollRoute {
         }
     }
 
-    /** A request that declares a body over {@code quarkus.http.limits.max-body-size} (a poll reads none). */
+    /**
+     * A request that declares a body over {@code quarkus.http.limits.max-body-size} (a poll reads none). The value is
+     * a number: Netty's decoder answers a malformed {@code Content-Length} with a 400 before any route.
+     */
     private boolean bodyTooLarge(HttpServerRequest request) {
         String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
         return length != null && maxBodyBytes >= 0 && Long.parseLong(length) > maxBodyBytes;
