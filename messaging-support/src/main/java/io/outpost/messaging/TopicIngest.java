@@ -49,9 +49,10 @@ import io.outpost.support.store.StoreFault;
  * between batches is not spent waiting. By default one batch is stored at a time; with
  * {@link Builder#storesInFlight} above 1, a batch that shares no record key with those in flight is stored beside
  * them, so a record does not wait for another key's commit (a key's records still reach the store one batch
- * after the other, in order). Offsets are committed oldest batch first, asynchronously once a batch and every
- * batch before it went through (a lost commit is covered by the next one, or re-delivers records the idempotent
- * store already holds); synchronously before partitions are revoked and on close.
+ * after the other, in order). A batch's offsets are committed only once it and every batch before it went through:
+ * asynchronously, at most every {@link #COMMIT_INTERVAL}, one commit for all batches stored since the last (a lost
+ * commit is covered by the next one, or re-delivers records the idempotent store already holds); synchronously
+ * before partitions are revoked and on close.
  */
 public final class TopicIngest<E> implements AutoCloseable {
 
