@@ -1,5 +1,6 @@
 package io.outpost.support.security;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -44,6 +45,8 @@ record TokenDigest(long a, long b, long c, long d) {
         private final MessageDigest sha;
         private final byte[] chunk = new byte[1024];
         private final byte[] hash = new byte[32];
+        /** The hash read as four big-endian longs, without a buffer per call. */
+        private final ByteBuffer words = ByteBuffer.wrap(hash);
 
         Hasher() {
             try {
@@ -60,15 +63,7 @@ record TokenDigest(long a, long b, long c, long d) {
             } catch (java.security.DigestException e) {
                 throw new IllegalStateException("SHA-256 fits in 32 bytes", e);
             }
-            return new TokenDigest(word(0), word(8), word(16), word(24));
-        }
-
-        private long word(int at) {
-            long value = 0;
-            for (int i = at; i < at + 8; i++) {
-                value = value << 8 | (hash[i] & 0xFF);
-            }
-            return value;
+            return new TokenDigest(words.getLong(0), words.getLong(8), words.getLong(16), words.getLong(24));
         }
     }
 }
