@@ -18,6 +18,7 @@ import io.outpost.notification.service.PollRequest;
 import io.outpost.notification.service.PollService;
 import io.outpost.support.http.InputParser;
 import io.outpost.support.http.RouteAnswers;
+import io.outpost.support.security.AuthRefusedException;
 import io.outpost.support.security.BearerTokenFilter;
 import io.outpost.support.security.TokenVerifier;
 import io.outpost.support.security.VerifiedToken;
@@ -38,7 +39,9 @@ import io.vertx.ext.web.RoutingContext;
  * a held poll then keeps no REST request context, CDI request context or captured contexts (live heap per held
  * poll 10.7 → 6.5 KiB with the token headers dropped below: docs/benchmarks.md, "Issue 10, fourth pass"). It
  * checks and answers exactly as the other endpoints do ({@link BearerTokenFilter}, {@link InputParser},
- * {@link RouteAnswers}): a bearer token with one of the read permissions and a player, then the query. As Quarkus
+ * {@link RouteAnswers}): a bearer token with one of the read permissions and a player, then the query. A held poll
+ * lasts no longer than its token: it is answered 403 when the token is revoked or its client disabled, or when its
+ * {@code exp} passes ({@link PollService}). As Quarkus
  * REST did: HEAD is the poll without its body, OPTIONS lists the methods, any other method is a 405; unlike it,
  * the answer is JSON whatever the request's {@code Accept}.
  */
@@ -120,6 +123,11 @@ public class LongPollRoute {
         HttpServerResponse response = request.response();
         try {
             VerifiedToken caller = BearerTokenFilter.permitted(token, READ, true);
+            // admitted within the clock skew, a token past its exp has nothing left to hold a poll open with
+            AuthRefusedException ended = verifier.refusalOf(caller);
+            if (ended != null) {
+                throw ended;
+            }
             InputParser in = new InputParser(request);
             int pageSize = in.queryInt("max_page_size", Limits.POLL_PAGE_SIZE_DEFAULT, Limits.POLL_PAGE_SIZE_MIN,
                     Limits.POLL_PAGE_SIZE_MAX);
@@ -131,7 +139,7 @@ public class LongPollRoute {
             PollRequest poll = new PollRequest(caller.player().orElseThrow(),
                     excludeBefore == null || excludeBefore.isEmpty() ? null : excludeBefore, EARLIEST.equals(strategy),
                     pageSize, Duration.ofSeconds(deadline));
-            Runnable release = polls.poll(poll, new Reply(response, Vertx.currentContext()));
+            Runnable release = polls.poll(poll, caller, new Reply(response, Vertx.currentContext()));
             response.closeHandler(closed -> release.run()); // the client went away before the answer
             if (response.closed()) {
                 release.run();

@@ -7,11 +7,15 @@ import java.util.Objects;
 import org.jboss.logging.Logger;
 
 import io.outpost.model.api.Notification;
+import io.outpost.model.error.AuthErrorCode;
 import io.outpost.model.api.NotificationPage;
 import io.outpost.notification.store.CursorLookup;
 import io.outpost.notification.store.NotificationStore;
 import io.outpost.notification.store.StoredBatch;
 import io.outpost.notification.store.StoredNotification;
+import io.outpost.support.security.AuthRefusedException;
+import io.outpost.support.security.TokenVerifier;
+import io.outpost.support.security.VerifiedToken;
 import io.outpost.support.store.StoreFault;
 import io.vertx.core.Vertx;
 
@@ -24,6 +28,11 @@ import io.vertx.core.Vertx;
  * arrives while a query runs asks for one more after it; one that names only sequences the poll is past costs
  * nothing; one the registry can serve from memory ({@link #offer}) answers at once. A poll whose query failed
  * because the store was unreachable keeps waiting and is looked at again by the registry's recheck.
+ *
+ * <p>It lasts no longer than the token that opened it: every answer is given only while the token may still be
+ * used ({@link TokenVerifier#refusalOf}), its timer fires at the token's {@code exp} when that comes before the
+ * deadline, and the registry has it look again whenever a revocation arrives ({@link #endIfRefused}). Otherwise
+ * the answer is the verifier's 403.
  */
 final class HeldPoll {
 
@@ -39,6 +48,8 @@ final class HeldPoll {
     private enum State { STARTING, HELD, FETCHING, DONE }
 
     private final PollRequest request;
+    private final VerifiedToken token;
+    private final TokenVerifier tokens;
     private final NotificationStore store;
     private final PollRegistry registry;
     private final Vertx vertx;
@@ -55,8 +66,11 @@ final class HeldPoll {
     private boolean delivered;
     private long timer = -1;
 
-    HeldPoll(PollRequest request, NotificationStore store, PollRegistry registry, Vertx vertx) {
+    HeldPoll(PollRequest request, VerifiedToken token, TokenVerifier tokens, NotificationStore store,
+            PollRegistry registry, Vertx vertx) {
         this.request = request;
+        this.token = token;
+        this.tokens = tokens;
         this.store = store;
         this.registry = registry;
         this.vertx = vertx;
@@ -105,7 +119,9 @@ final class HeldPoll {
             state = State.FETCHING;
             long millis = request.deadline().toMillis();
             if (millis > 0 && !registry.closing()) {
-                timer = vertx.setTimer(millis, id -> answerEmpty());
+                long untilExpiry = token.expiresAt().toEpochMilli() - System.currentTimeMillis();
+                timer = untilExpiry < millis ? vertx.setTimer(Math.max(1, untilExpiry), id -> expired())
+                        : vertx.setTimer(millis, id -> answerEmpty());
             }
         }
         if (movedBack) {
@@ -212,6 +228,31 @@ final class HeldPoll {
         answer(new NotificationPage(List.of(), at.emptyCursor()), at.afterSeq(), false);
     }
 
+    /** The token's {@code exp} came before the deadline. */
+    private void expired() {
+        AuthRefusedException refusal = tokens.refusalOf(token);
+        end(refusal != null ? refusal : new AuthRefusedException(AuthErrorCode.TOKEN_EXPIRED,
+                "The access token has expired"));
+    }
+
+    /** A revocation arrived: the poll ends with the verifier's refusal when its token is no longer good. */
+    void endIfRefused() {
+        AuthRefusedException refusal = tokens.refusalOf(token);
+        if (refusal != null) {
+            end(refusal);
+        }
+    }
+
+    private void end(AuthRefusedException refusal) {
+        synchronized (this) {
+            if (state == State.DONE) {
+                return;
+            }
+            state = State.DONE;
+        }
+        fail(refusal);
+    }
+
     private void fetch() {
         Need need;
         synchronized (this) {
@@ -270,8 +311,16 @@ final class HeldPoll {
         registry.recheckSoon();
     }
 
-    /** The poll's answer; the player's entry keeps its cursor for the client's next poll. Call without the lock. */
+    /**
+     * The poll's answer — or the verifier's refusal, when the token is no longer good; the player's entry keeps its
+     * cursor for the client's next poll. Call without the lock.
+     */
     private void answer(NotificationPage page, long cursorSeq, boolean full) {
+        AuthRefusedException refusal = tokens.refusalOf(token);
+        if (refusal != null) {
+            fail(refusal);
+            return;
+        }
         player.answered(page.cursor(), cursorSeq, full);
         if (delivering()) {
             answer.page(page);

@@ -23,6 +23,7 @@ import io.outpost.model.error.ErrorResponse;
 import io.outpost.notification.config.NotificationConfig;
 import io.outpost.notification.store.NotificationStore;
 import io.outpost.notification.store.StoredBatch;
+import io.outpost.support.security.revocation.RevocationList;
 import io.smallrye.mutiny.Multi;
 import io.vertx.core.Vertx;
 
@@ -36,6 +37,10 @@ import io.vertx.core.Vertx;
  * and all those of one announcement are served by one query. A poll that re-polls with the cursor it was just
  * given is held without a query ({@link PlayerPolls}). After a LISTEN reconnect or a store outage,
  * {@link #recheck()} reads the heads of all held players in batched queries and moves on only the polls behind.
+ *
+ * <p>When a revocation arrives (the revocation feed, {@link RevocationList#onApplied}), every held poll looks at
+ * its token again, within {@value #TOKEN_SWEEP_DELAY_MS} ms and once for all revocations arriving meanwhile, and
+ * those of revoked tokens or disabled clients are answered 403 ({@link HeldPoll#endIfRefused}).
  */
 @ApplicationScoped
 public class PollRegistry implements NotificationStore.Stored {
@@ -46,6 +51,8 @@ public class PollRegistry implements NotificationStore.Stored {
     private static final long RECHECK_RETRY_MS = 1000;
     /** How long a player is remembered after its last poll ended (for its next poll's continuation). */
     private static final long KEEP_IDLE_NANOS = TimeUnit.SECONDS.toNanos(60);
+    /** Revocations arriving within this are looked at by one pass over the held polls. */
+    static final long TOKEN_SWEEP_DELAY_MS = 50;
 
     private final ConcurrentHashMap<UUID, PlayerPolls> byPlayer = new ConcurrentHashMap<>();
     private final AtomicInteger held = new AtomicInteger();
@@ -57,12 +64,14 @@ public class PollRegistry implements NotificationStore.Stored {
     private final AtomicBoolean recheckRunning = new AtomicBoolean();
     private final AtomicBoolean recheckAgain = new AtomicBoolean();
     private final AtomicBoolean recheckScheduled = new AtomicBoolean();
+    private final AtomicBoolean tokenSweepScheduled = new AtomicBoolean();
     private final long sweeper;
     private volatile boolean closing;
     /** False while announcements may be missed (not listening): then no poll starts from memory. */
     private volatile boolean announcementsComplete;
 
-    public PollRegistry(NotificationConfig config, MeterRegistry meters, NotificationStore store, Vertx vertx) {
+    public PollRegistry(NotificationConfig config, MeterRegistry meters, NotificationStore store, Vertx vertx,
+            RevocationList revocations) {
         this.maxPerPlayer = config.maxPollsPerPlayer();
         this.maxPolls = config.maxPolls();
         this.store = store;
@@ -71,6 +80,7 @@ public class PollRegistry implements NotificationStore.Stored {
         Gauge.builder("outpost.notification.polls.max", () -> maxPolls)
                 .description("Long polls this instance holds at most (one more is answered 503)").register(meters);
         store.listen(this);
+        revocations.onApplied(revocation -> tokenSweepSoon());
         this.sweeper = vertx.setPeriodic(TimeUnit.NANOSECONDS.toMillis(KEEP_IDLE_NANOS) / 2, id -> sweep());
     }
 
@@ -81,6 +91,16 @@ public class PollRegistry implements NotificationStore.Stored {
                 byPlayer.computeIfPresent(player, (p, current) -> current.idleFor(KEEP_IDLE_NANOS) ? null : current);
             }
         });
+    }
+
+    /** Called on the revocation feed's thread: the pass runs on an event loop, once for a burst of revocations. */
+    private void tokenSweepSoon() {
+        if (tokenSweepScheduled.compareAndSet(false, true)) {
+            vertx.setTimer(TOKEN_SWEEP_DELAY_MS, id -> {
+                tokenSweepScheduled.set(false);
+                byPlayer.values().forEach(polls -> polls.polls().forEach(HeldPoll::endIfRefused));
+            });
+        }
     }
 
     @PreDestroy

@@ -7,6 +7,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.outpost.notification.store.NotificationStore;
+import io.outpost.support.security.TokenVerifier;
+import io.outpost.support.security.VerifiedToken;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.vertx.core.Vertx;
@@ -24,20 +26,24 @@ public class PollService {
     private final NotificationStore store;
     private final PollRegistry registry;
     private final Vertx vertx;
+    private final TokenVerifier tokens;
 
-    public PollService(NotificationStore store, PollRegistry registry, Vertx vertx) {
+    public PollService(NotificationStore store, PollRegistry registry, Vertx vertx, TokenVerifier tokens) {
         this.store = store;
         this.registry = registry;
         this.vertx = vertx;
+        this.tokens = tokens;
     }
 
     /**
      * Answers {@code answer} as soon as the player has notifications after the request's cursor, or with an empty
-     * page at the deadline; refuses it with {@link PollRefusedException} past a limit. Answers the handle that lets
-     * go of the poll when the client goes away first.
+     * page at the deadline; refuses it with {@link PollRefusedException} past a limit. The poll lasts no longer
+     * than {@code token}: it is answered with the verifier's refusal (403) within moments of the token's revocation
+     * or at its {@code exp}, whichever comes before the deadline, and never delivers a notification after that
+     * (DESIGN §4a). Answers the handle that lets go of the poll when the client goes away first.
      */
-    public Runnable poll(PollRequest request, PollAnswer answer) {
-        HeldPoll poll = new HeldPoll(request, store, registry, vertx);
+    public Runnable poll(PollRequest request, VerifiedToken token, PollAnswer answer) {
+        HeldPoll poll = new HeldPoll(request, token, tokens, store, registry, vertx);
         Cursors.Start known;
         try {
             known = registry.admit(poll);

@@ -179,6 +179,22 @@ public class TokenVerifier {
         return read;
     }
 
+    /**
+     * Why a token verified earlier may no longer be used to hold something open, or null while it may: it was
+     * revoked since ({@code auth_token_unknown}), or its {@code exp} has passed ({@code auth_token_expired}; the
+     * clock skew admits a request, it does not lengthen what the token holds). A held long poll asks before it
+     * answers, and whenever a revocation arrives (DESIGN §4a).
+     */
+    public AuthRefusedException refusalOf(VerifiedToken token) {
+        if (revocations.revoked(token)) {
+            return new AuthRefusedException(AuthErrorCode.TOKEN_UNKNOWN, "The access token has been revoked");
+        }
+        if (!clock.instant().isBefore(token.expiresAt())) {
+            return new AuthRefusedException(AuthErrorCode.TOKEN_EXPIRED, "The access token has expired");
+        }
+        return null;
+    }
+
     private VerifiedToken unlessRevoked(VerifiedToken token) {
         if (revocations.revoked(token)) {
             throw new AuthRefusedException(AuthErrorCode.TOKEN_UNKNOWN, "The access token has been revoked");

@@ -3,6 +3,9 @@ package io.outpost.support.security.revocation;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import jakarta.inject.Singleton;
 
@@ -16,20 +19,25 @@ import io.outpost.support.security.VerifiedToken;
 
 /**
  * The revocations this process knows, in memory: revoked token ids, and per client the time before which its
- * tokens are revoked. Each entry is kept only while a token it covers can still be valid (until its
- * {@code expires_at}), so memory is bounded by what the token lifetime lets pile up.
+ * tokens are revoked. Each entry is kept exactly while a token it covers can still be valid (until its
+ * {@code expires_at}, plus a margin), and never evicted before: a revocation forgotten early would let its token
+ * verify again. Memory is bounded by what auth-service lets pile up within one token lifetime — a bounded number of
+ * single-token revocations (per client and in all), past which it revokes by client instead — docs/auth.md,
+ * "Revocation".
+ *
+ * <p>Whoever must act on a revocation as it arrives (auth-service drops the client's cached record, notification-
+ * service ends the held polls of revoked tokens) registers with {@link #onApplied}.
  */
 @Singleton
 public class RevocationList {
 
-    /** Safety bound on entries of each kind (a flood of revocations within one token lifetime). */
-    static final long MAX_ENTRIES = 2_000_000;
     /** Kept past {@code expires_at}, so that a token still accepted within the verifiers' clock skew is covered. */
     static final long MARGIN_SECONDS = Duration.ofMinutes(5).toSeconds();
 
     private final Clock clock;
     private final Cache<String, Long> tokens;
     private final Cache<String, long[]> clients;
+    private final List<Consumer<Revocation>> listeners = new CopyOnWriteArrayList<>();
 
     public RevocationList(Clock clock, MeterRegistry registry) {
         this.clock = clock;
@@ -54,7 +62,10 @@ public class RevocationList {
         return cut != null && now <= cut[1] + MARGIN_SECONDS && token.issuedAt().getEpochSecond() < cut[0];
     }
 
-    /** Applies one record of the feed; a client's later cut-off replaces an earlier one, never the reverse. */
+    /**
+     * Applies one record of the feed; a client's later cut-off replaces an earlier one, never the reverse. Then
+     * tells every listener, on the caller's thread (the feed's): a listener hands real work to a thread of its own.
+     */
     public void apply(Revocation revocation) {
         if (Revocation.TOKEN.equals(revocation.type())) {
             tokens.put(revocation.jti(), revocation.expiresAt());
@@ -63,6 +74,14 @@ public class RevocationList {
                     new long[] { revocation.issuedBefore(), revocation.expiresAt() },
                     (old, fresh) -> fresh[0] >= old[0] ? fresh : old);
         }
+        for (Consumer<Revocation> listener : listeners) {
+            listener.accept(revocation);
+        }
+    }
+
+    /** {@code listener} is told of every revocation applied from now on (after it applies). */
+    public void onApplied(Consumer<Revocation> listener) {
+        listeners.add(listener);
     }
 
     /** A tombstone of the compacted topic: the record under {@code key} is gone. */
@@ -75,7 +94,7 @@ public class RevocationList {
     }
 
     private <V> Cache<String, V> cache(java.util.function.ToLongFunction<V> expiresAt) {
-        return Caffeine.newBuilder().maximumSize(MAX_ENTRIES).expireAfter(new ExpireAt<String, V>(clock,
+        return Caffeine.newBuilder().expireAfter(new ExpireAt<String, V>(clock,
                 value -> Instant.ofEpochSecond(expiresAt.applyAsLong(value) + MARGIN_SECONDS))).build();
     }
 }
