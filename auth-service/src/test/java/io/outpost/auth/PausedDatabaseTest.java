@@ -86,7 +86,7 @@ class PausedDatabaseTest {
     private HttpResponse<String> token(String id, String secret) throws Exception {
         return send(HttpRequest.newBuilder(uri(TOKEN_PATH)).header("Authorization", basic(id, secret))
                 .header("Content-Type", "application/json")
-                .header("x-svc-client-addr", "10.99." + UUID.randomUUID().toString().substring(0, 6))
+                .header("X-Forwarded-For", io.outpost.auth.TestClients.ownAddress())
                 .POST(HttpRequest.BodyPublishers.ofString(GRANT)));
     }
 

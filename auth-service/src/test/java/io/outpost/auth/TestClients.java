@@ -38,9 +38,18 @@ public final class TestClients {
         return given().port(Arc.container().instance(AdminListener.class).get().port());
     }
 
-    /** A request from its own client address, so that its failures never throttle another test. */
+    /**
+     * A request from its own client address, so that its failures never throttle another test: the test plays the
+     * trusted proxy (loopback, {@code quarkus.http.proxy.trusted-proxies}) that reports the client's address.
+     */
     public static RequestSpecification fromOwnAddress() {
-        return given().header("x-svc-client-addr", "10." + UUID.randomUUID().toString().substring(0, 8));
+        return given().header("X-Forwarded-For", ownAddress());
+    }
+
+    /** A client address of its own (10.0.0.0/8), as a trusted proxy reports it in {@code X-Forwarded-For}. */
+    public static String ownAddress() {
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        return "10." + random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(1, 255);
     }
 
     /** A token request of {@code id}:{@code secret} with the JSON body. */

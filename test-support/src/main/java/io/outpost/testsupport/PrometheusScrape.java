@@ -13,11 +13,20 @@ public final class PrometheusScrape {
 
     /** The value of an untagged gauge; fails when the service does not publish it. */
     public static double gauge(String name) {
+        return value(name, "(\\{[^}]*})?");
+    }
+
+    /** The value of the series of gauge {@code name} whose tag {@code tag} is {@code value}. */
+    public static double gauge(String name, String tag, String value) {
+        return value(name, "\\{[^}]*" + Pattern.quote(tag + "=\"" + value + "\"") + "[^}]*}");
+    }
+
+    private static double value(String name, String tags) {
         String scraped = given().get("/q/metrics").then().statusCode(200).extract().asString();
-        Matcher value = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? (\\S+)$").matcher(scraped);
+        Matcher value = Pattern.compile("(?m)^" + Pattern.quote(name) + tags + " (\\S+)$").matcher(scraped);
         if (!value.find()) {
             throw new AssertionError(name + " is not published on /q/metrics");
         }
-        return Double.parseDouble(value.group(2));
+        return Double.parseDouble(value.group(value.groupCount()));
     }
 }

@@ -37,8 +37,14 @@ public interface AuthConfig {
     @WithDefault("outpost")
     String audience();
 
-    /** How long a client record read from PostgreSQL is trusted before it is read again (other replicas' changes). */
-    @WithDefault("PT5S")
+    /**
+     * How long a client record read from PostgreSQL is trusted before it is read again; a busy client's record is
+     * read again in the background and served meanwhile for up to another TTL. So a replica acts on a record at most
+     * twice this old, and a client-wide revocation's cut-off lies that far ahead of its change (docs/auth.md,
+     * "Revocation"): keep it short. Every replica also drops a client's record as soon as the revocation feed
+     * brings a client-wide revocation of it.
+     */
+    @WithDefault("PT1S")
     Duration clientCacheTtl();
 
     Admin admin();
@@ -50,6 +56,8 @@ public interface AuthConfig {
     Secrets secrets();
 
     Throttle throttle();
+
+    Revocations revocations();
 
     /**
      * Clients created (or brought in line) at start-up, for local runs: {@code outpost.auth.bootstrap-clients.<id>.*}.
@@ -139,6 +147,22 @@ public interface AuthConfig {
         Duration outboxInterval();
     }
 
+    /**
+     * Bounds on single-token revocations (RFC 7009), each of which every verifier keeps in memory until the token
+     * expires. Past either bound a revocation is folded into a client-wide cut-off instead: every token of the
+     * client issued up to the revoked one is revoked, which costs every verifier one entry for the client.
+     */
+    interface Revocations {
+
+        /** Single-token revocations of one client that may be live at once (their tokens not yet expired). */
+        @WithDefault("20")
+        int maxTokensPerClient();
+
+        /** Single-token revocations of all clients that may be live at once: each verifier's memory for them. */
+        @WithDefault("50000")
+        int maxTokens();
+    }
+
     /** Client secrets at rest. */
     interface Secrets {
 
@@ -173,7 +197,10 @@ public interface AuthConfig {
         @WithDefault("2")
         int lockedChecksPerSecond();
 
-        /** Failures from one client address ({@code x-svc-client-addr}, else the peer) within the window. */
+        /**
+         * Failures from one client address — the peer, or the address a trusted proxy reports; never the caller's
+         * own x-svc-client-addr — within the window.
+         */
         @WithDefault("30")
         int maxFailuresPerAddress();
 

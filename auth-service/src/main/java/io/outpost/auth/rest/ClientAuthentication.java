@@ -7,6 +7,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import io.outpost.auth.service.AuditTrail;
 import io.outpost.auth.service.AuthMetrics;
 import io.outpost.auth.service.ClientAuthenticator;
 import io.outpost.auth.service.ClientAuthenticator.Outcome;
@@ -22,6 +23,13 @@ import io.vertx.core.http.HttpServerRequest;
  * Client authentication as the OAuth endpoints answer it (token, revocation, introspection): Basic credentials,
  * the client address failures count against, and the answers of a refusal — 401 {@code invalid_client}, 429 when
  * throttled, 503 when the slow checks are saturated — each with {@code Cache-Control: no-store}.
+ *
+ * <p>Failures count against the address this service can vouch for (DESIGN §4a): the TCP peer, or the client
+ * address a trusted proxy reports in {@code X-Forwarded-For} ({@code quarkus.http.proxy.trusted-proxies}; Quarkus
+ * puts it in the request's remote address). The caller's own {@code x-svc-client-addr} is a hint: checked (at most
+ * 32 characters, UTF-8, no control character), written beside the address into the audit line of every refused
+ * authentication, and never a throttle key — a caller could otherwise name a new address on every attempt, or a
+ * victim's.
  */
 @Singleton
 public class ClientAuthentication {
@@ -33,16 +41,17 @@ public class ClientAuthentication {
 
     private final ClientAuthenticator authenticator;
     private final AuthMetrics metrics;
+    private final AuditTrail audit;
 
-    public ClientAuthentication(ClientAuthenticator authenticator, AuthMetrics metrics) {
+    public ClientAuthentication(ClientAuthenticator authenticator, AuthMetrics metrics, AuditTrail audit) {
         this.authenticator = authenticator;
         this.metrics = metrics;
+        this.audit = audit;
     }
 
     /** Authenticates the request's client; {@code addressHint} is the checked {@code x-svc-client-addr}, or null. */
     public Uni<Outcome> authenticate(HttpServerRequest request, String addressHint) {
-        String address = addressHint != null && !addressHint.isBlank() ? addressHint.strip()
-                : request.remoteAddress() == null ? "unknown" : request.remoteAddress().hostAddress();
+        String address = request.remoteAddress() == null ? "unknown" : request.remoteAddress().hostAddress();
         // two credentials in one request are no credentials: which one a proxy or a log looked at cannot be known
         List<String> authorization = request.headers().getAll(HttpHeaders.AUTHORIZATION);
         ClientCredentials credentials = authorization.size() == 1 ? BasicCredentials.parse(authorization.get(0)) : null;
@@ -50,6 +59,8 @@ public class ClientAuthentication {
                 .invoke(outcome -> {
                     if (outcome instanceof Refused refused) {
                         metrics.refused(refused.clientId(), refused.reason());
+                        audit.logged(List.of(audit.event(null, "client.authentication_refused", refused.clientId(),
+                                "reason", refused.reason(), "address", address, "client_addr_hint", addressHint)));
                     } else if (outcome instanceof Throttled throttled) {
                         metrics.throttled(throttled.clientId());
                     }

@@ -73,7 +73,8 @@ public class RevocationResource {
             return Uni.createFrom().item(ClientAuthentication.noStore(Response.status(Response.Status.BAD_REQUEST)
                     .entity(new OAuthError("unauthorized_client", "The token was not issued to this client"))));
         }
-        return admin.revokeToken(caller, verified.jti(), verified.expiresAt()).map(ignored -> ok());
+        return admin.revokeToken(caller, verified.jti(), verified.issuedAt(), verified.expiresAt())
+                .map(ignored -> ok());
     }
 
     /** The {@code token} field of a revocation or introspection body (a string), with its faults. */

@@ -1,5 +1,8 @@
 package io.outpost.auth.rest;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,8 +42,11 @@ public class TokenResource {
     private final TokenSigner signer;
     private final AuthMetrics metrics;
     private final FormOrJsonBody bodies;
+    private final Clock clock;
 
-    public TokenResource(ClientAuthentication clients, TokenSigner signer, AuthMetrics metrics, ObjectMapper mapper) {
+    public TokenResource(ClientAuthentication clients, TokenSigner signer, AuthMetrics metrics, ObjectMapper mapper,
+            Clock clock) {
+        this.clock = clock;
         this.clients = clients;
         this.signer = signer;
         this.metrics = metrics;
@@ -61,15 +67,25 @@ public class TokenResource {
         }
         in.addAll(faults);
         in.throwIfInvalid();
-        return clients.authenticate(request, addressHint).map(outcome -> {
+        return clients.authenticate(request, addressHint).flatMap(outcome -> {
             if (!(outcome instanceof Granted granted)) {
-                return ClientAuthentication.refusal(outcome);
+                return Uni.createFrom().item(ClientAuthentication.refusal(outcome));
             }
             ClientSnapshot client = granted.client();
-            String token = signer.sign(client.clientId(), client.permissions(), client.playerUuid(),
-                    client.tokensRevokedBefore());
-            metrics.issued(client.clientId());
-            return ClientAuthentication.noStore(Response.ok(TokenResponse.bearer(token, signer.lifetimeSeconds())));
+            Uni<Response> issued = Uni.createFrom().item(() -> issue(client));
+            // right after a client-wide revocation its cut-off lies ahead (ClientAdmin): a token issued before it
+            // would be revoked at birth, one dated after it would carry an iat in the future, which verifiers
+            // may refuse; so the answer waits for it (at most 2 × client-cache-ttl + 1 s)
+            Instant cutoff = client.tokensRevokedBefore();
+            Duration wait = cutoff == null ? Duration.ZERO : Duration.between(clock.instant(), cutoff);
+            return wait.isNegative() || wait.isZero() ? issued : issued.onItem().delayIt().by(wait);
         });
+    }
+
+    private Response issue(ClientSnapshot client) {
+        String token = signer.sign(client.clientId(), client.permissions(), client.playerUuid(),
+                client.tokensRevokedBefore());
+        metrics.issued(client.clientId());
+        return ClientAuthentication.noStore(Response.ok(TokenResponse.bearer(token, signer.lifetimeSeconds())));
     }
 }

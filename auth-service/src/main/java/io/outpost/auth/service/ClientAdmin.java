@@ -10,13 +10,17 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 import jakarta.inject.Singleton;
+import jakarta.persistence.LockModeType;
 
 import io.outpost.auth.config.AuthConfig;
 import io.outpost.auth.messaging.OutboxRelay;
 import io.outpost.auth.repository.ClientEntity;
 import io.outpost.auth.repository.ClientRepository;
 import io.outpost.auth.repository.OutboxRecord;
+import io.outpost.auth.repository.RevokedTokenEntity;
+import io.outpost.auth.repository.RevokedTokenRepository;
 import io.outpost.support.security.revocation.Revocation;
+import io.outpost.support.security.revocation.RevocationList;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -26,7 +30,10 @@ import io.vertx.core.Vertx;
 /**
  * Client administration: create (the secret is answered once, only its hash is kept), list, read, enable/disable,
  * rotate the secret (the old one keeps working for a grace period), set permissions, revoke tokens. Disabling a
- * client, rotating its secret and revoking its tokens revoke every token it was issued so far. Each change is
+ * client, rotating its secret and revoking its tokens revoke every token it was issued so far — and every token
+ * another replica may still issue from the record it holds (the cut-off lies {@code 2 × client-cache-ttl} ahead,
+ * docs/auth.md "Revocation"). Single-token revocations are bounded per client and in all; past a bound one is
+ * folded into the client-wide cut-off. Each change is
  * marked as an administrator's (bootstrap leaves it alone), audited, and written with its revocation and audit
  * records into the outbox in one transaction; it then applies on this replica at once. Secrets are hashed off the
  * event loop, before the transaction opens. Every query has the store deadline ({@link StoreCalls}).
@@ -65,11 +72,19 @@ public class ClientAdmin {
     private final Clock clock;
     private final StoreCalls store;
     private final Duration tokenLifetime;
+    /** How far ahead of its change a client-wide cut-off lies: the oldest record any replica may still act on. */
+    private final Duration cutoffMargin;
+    private final RevokedTokenRepository revokedTokens;
+    private final AuthConfig.Revocations bounds;
     private final SecureRandom random = new SecureRandom();
 
-    public ClientAdmin(ClientRepository repository, SecretHasher hasher, ClientDirectory directory, AuditTrail audit,
-            OutboxRelay relay, Clock clock, AuthConfig config, StoreCalls store) {
+    public ClientAdmin(ClientRepository repository, RevokedTokenRepository revokedTokens, SecretHasher hasher,
+            ClientDirectory directory, AuditTrail audit, OutboxRelay relay, Clock clock, AuthConfig config,
+            StoreCalls store) {
         this.repository = repository;
+        this.revokedTokens = revokedTokens;
+        this.bounds = config.revocations();
+        this.cutoffMargin = config.clientCacheTtl().multipliedBy(2);
         this.hasher = hasher;
         this.directory = directory;
         this.audit = audit;
@@ -151,24 +166,63 @@ public class ClientAdmin {
         return change(id, (row, now) -> revokeAll(row, now, actor, "client.tokens_revoked", "revoked"));
     }
 
-    /** RFC 7009: revokes one token (by {@code jti}) of {@code clientId}, expiring at {@code expiresAt}. */
-    public Uni<Void> revokeToken(String clientId, String jti, Instant expiresAt) {
-        List<AuditTrail.Event> events = List.of(audit.event(clientId, "token.revoked", clientId, "jti", jti));
-        Revocation revocation = Revocation.token(jti, clientId, expiresAt.getEpochSecond(), "revoked");
-        return within(Panache.withTransaction(() -> persist(events, List.of(revocation))))
-                .invoke(() -> committed(null, events));
+    /**
+     * RFC 7009: revokes one token (by {@code jti}, issued at {@code issuedAt}, expiring at {@code expiresAt}) of
+     * {@code clientId}. Within the bounds ({@code outpost.auth.revocations.*}) by its id; past either, by moving the
+     * client's cut-off past the token's {@code iat}, which revokes it and every token the client was issued up to it.
+     * The client's row is locked meanwhile, so that concurrent revocations of one client count one after the other.
+     */
+    public Uni<Void> revokeToken(String clientId, String jti, Instant issuedAt, Instant expiresAt) {
+        List<AuditTrail.Event> events = new ArrayList<>();
+        String[] changed = new String[1];
+        return within(Panache.withTransaction(() -> repository.findById(clientId, LockModeType.PESSIMISTIC_WRITE)
+                .flatMap(row -> {
+                    Instant now = clock.instant();
+                    // a verifier keeps a revocation until its token's exp plus the clock margin
+                    Instant live = now.minusSeconds(RevocationList.MARGIN_SECONDS);
+                    return revokedTokens.forgetExpired(live)
+                            .chain(() -> revokedTokens.liveOf(clientId, live))
+                            .chain(mine -> revokedTokens.live(live)
+                                    .map(all -> mine < bounds.maxTokensPerClient() && all < bounds.maxTokens()))
+                            .chain(byId -> {
+                                if (byId || row == null) {
+                                    events.add(audit.event(clientId, "token.revoked", clientId, "jti", jti));
+                                    return revokedTokens.persist(new RevokedTokenEntity(jti, clientId, expiresAt))
+                                            .chain(() -> persist(events, List.of(Revocation.token(jti, clientId,
+                                                    expiresAt.getEpochSecond(), "revoked"))));
+                                }
+                                changed[0] = clientId;
+                                Recorded recorded = revokeUpTo(row, Instant.ofEpochSecond(issuedAt.getEpochSecond() + 1),
+                                        now, clientId, "token.revoked", "revoked", "jti", jti,
+                                        "folded_into_cutoff", true);
+                                events.addAll(recorded.events());
+                                return persist(recorded.events(), recorded.revocations());
+                            });
+                })))
+                .invoke(() -> committed(changed[0], events));
     }
 
+    /**
+     * Revokes every token of the client issued so far, and every token a replica may still issue from a record read
+     * before this change: the cut-off lies {@link #cutoffMargin} ahead, rounded up to a whole second (a token's
+     * {@code iat} is in seconds). Tokens issued from the new record wait for the cut-off (TokenResource).
+     */
     private Recorded revokeAll(ClientEntity row, Instant now, String actor, String action, String reason,
             Object... details) {
-        // tokens issued up to the end of this second are revoked; later ones are issued with iat from the cut-off
-        Instant cutoff = Instant.ofEpochSecond(now.getEpochSecond() + 1);
+        return revokeUpTo(row, Instant.ofEpochSecond(now.plus(cutoffMargin).getEpochSecond() + 1), now, actor, action,
+                reason, details);
+    }
+
+    /** Tokens of the client issued before {@code cutoff} (or before its later cut-off, if it has one) are revoked. */
+    private Recorded revokeUpTo(ClientEntity row, Instant cutoff, Instant now, String actor, String action,
+            String reason, Object... details) {
         row.revokeTokensBefore(cutoff, now);
-        Revocation revocation = Revocation.client(row.clientId(), cutoff.getEpochSecond(),
-                cutoff.plus(tokenLifetime).getEpochSecond(), reason);
+        Instant effective = row.tokensRevokedBefore();
+        Revocation revocation = Revocation.client(row.clientId(), effective.getEpochSecond(),
+                effective.plus(tokenLifetime).getEpochSecond(), reason);
         Object[] all = new Object[details.length + 2];
         all[0] = "tokens_issued_before";
-        all[1] = cutoff.toString();
+        all[1] = effective.toString();
         System.arraycopy(details, 0, all, 2, details.length);
         return new Recorded(List.of(audit.event(actor, action, row.clientId(), all)), List.of(revocation));
     }

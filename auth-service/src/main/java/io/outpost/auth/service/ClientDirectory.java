@@ -17,6 +17,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.outpost.auth.config.AuthConfig;
 import io.outpost.auth.repository.ClientRepository;
+import io.outpost.support.security.revocation.Revocation;
+import io.outpost.support.security.revocation.RevocationList;
 import io.outpost.support.store.StoreUnavailableException;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
@@ -29,7 +31,9 @@ import io.vertx.core.Vertx;
  * Client records held in memory so that a token grant needs no database round trip (time from the {@link Clock}). A record is trusted for
  * {@code client-cache-ttl}; up to twice that it is still answered while one background read refreshes it, so a
  * busy client never waits for PostgreSQL. Changes made through this replica apply at once ({@link #invalidate});
- * changes made through another replica apply here within 2 × {@code client-cache-ttl}. Unknown ids are remembered
+ * changes made through another replica apply here within 2 × {@code client-cache-ttl} — and a client-wide
+ * revocation (disabled, secret rotated, tokens revoked) as soon as the revocation feed brings it, which drops the
+ * client's record. Unknown ids are remembered
  * too (bounded, least used forgotten first), so that they cost what a known client costs.
  *
  * <p>Every read has the store deadline ({@link StoreCalls}). When PostgreSQL does not answer, a record already held
@@ -88,11 +92,18 @@ public class ClientDirectory {
     private final long ttlMillis;
     private final StoreCalls store;
 
-    public ClientDirectory(ClientRepository repository, AuthConfig config, Clock clock, StoreCalls store) {
+    public ClientDirectory(ClientRepository repository, AuthConfig config, Clock clock, StoreCalls store,
+            RevocationList revocations) {
         this.repository = repository;
         this.clock = clock;
         this.ttlMillis = config.clientCacheTtl().toMillis();
         this.store = store;
+        // a client-wide revocation made through another replica: its record is read again on the next request
+        revocations.onApplied(revocation -> {
+            if (Revocation.CLIENT.equals(revocation.type())) {
+                invalidate(revocation.clientId());
+            }
+        });
     }
 
     /** The record of {@code clientId} (never null; its client is null for an unknown id). */

@@ -16,7 +16,8 @@ import io.restassured.RestAssured;
  * Throttling counts failures per client address (default 30 a minute). Behind the gateway that address is the
  * caller's, from {@code X-Forwarded-For}, which the service believes only from its trusted proxies
  * ({@code quarkus.http.proxy.trusted-proxies}, loopback 127.0.0.1 here): each client is counted on its own, and no
- * client can pass for another. Clients are told apart by their own loopback source addresses.
+ * client can pass for another — nor by naming an address in x-svc-client-addr, which is only a hint. Clients are
+ * told apart by their own loopback source addresses.
  */
 @QuarkusTest
 class ClientAddressTest {
@@ -36,6 +37,34 @@ class ClientAddressTest {
         assertThat(tokenRequest("127.0.0.2", token, Map.of("X-Forwarded-For", "127.0.0.99"))).isEqualTo(429);
         // nor can another client pass for the throttled one
         assertThat(tokenRequest("127.0.0.3", token, Map.of("X-Forwarded-For", "127.0.0.2"))).isEqualTo(401);
+    }
+
+    /**
+     * DESIGN §4a: x-svc-client-addr is the caller's hint, never the throttle's key. A caller that names a new address
+     * on every failed attempt is throttled all the same, by the address it comes from.
+     */
+    @Test
+    void aNewClientAddressHintOnEveryAttemptDoesNotEscapeTheThrottle() throws Exception {
+        String token = GatewayInFront.url() + TestClients.TOKEN_PATH;
+        for (int i = 0; i < MAX_PER_ADDRESS; i++) {
+            assertThat(tokenRequest("127.0.0.20", token, Map.of("x-svc-client-addr", "203.0.113." + i))).isEqualTo(401);
+        }
+        assertThat(tokenRequest("127.0.0.20", token, Map.of("x-svc-client-addr", "203.0.113.200"))).isEqualTo(429);
+    }
+
+    /**
+     * DESIGN §4a: a flood of failures naming a victim's address in x-svc-client-addr throttles the flood's own
+     * address, not the victim's: the victim's client, whose secret this replica has never proven, gets its token.
+     */
+    @Test
+    void aFloodNamingAVictimsAddressLeavesTheVictimsNewClientA200() throws Exception {
+        String token = GatewayInFront.url() + TestClients.TOKEN_PATH;
+        for (int i = 0; i <= MAX_PER_ADDRESS; i++) {
+            assertThat(tokenRequest("127.0.0.21", token, Map.of("x-svc-client-addr", "127.0.0.22",
+                    "Authorization", TestClients.basic("unknown-" + i, "guess")))).isIn(401, 429);
+        }
+        assertThat(tokenRequest("127.0.0.22", token, Map.of("Authorization",
+                TestClients.basic("test-fresh", "test-fresh-secret")))).isEqualTo(200);
     }
 
     @Test

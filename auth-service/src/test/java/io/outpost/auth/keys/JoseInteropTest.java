@@ -54,7 +54,7 @@ class JoseInteropTest {
             JWTClaimsSet claims = verify(token, keys);
             assertThat(claims.getSubject()).isEqualTo(TestClients.GAME);
             assertThat(claims.getStringClaim("client_id")).isEqualTo(TestClients.GAME);
-            assertThat(claims.getStringListClaim("permissions")).containsExactly("notification:player:*",
+            assertThat(claims.getStringListClaim("permissions")).containsExactly("notification:player:self:*",
                     "sandbox:config:view");
             assertThat(claims.getStringClaim("player_uuid")).isEqualTo(TestClients.GAME_PLAYER);
         }

@@ -106,7 +106,7 @@ class TokenGrantTest {
     void readsABodyWithoutContentTypeAsJson() throws Exception {
         // rest-assured always sends a Content-Type; the JDK client sends none unless told
         HttpRequest request = HttpRequest.newBuilder(base.toURI().resolve(TOKEN_PATH))
-                .header("Authorization", basic(GAME, GAME_SECRET)).header("x-svc-client-addr", "10.9.9.9")
+                .header("Authorization", basic(GAME, GAME_SECRET)).header("X-Forwarded-For", io.outpost.auth.TestClients.ownAddress())
                 .POST(HttpRequest.BodyPublishers.ofString("{\"grant_type\":\"client_credentials\"}")).build();
         HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
         assertThat(request.headers().firstValue("Content-Type")).isEmpty();
@@ -141,7 +141,7 @@ class TokenGrantTest {
         assertThat(claims).containsEntry("iss", "http://localhost:8080").containsEntry("aud", "outpost")
                 .containsEntry("sub", GAME).containsEntry("client_id", GAME)
                 .containsEntry("player_uuid", io.outpost.auth.TestClients.GAME_PLAYER)
-                .containsEntry("permissions", List.of("notification:player:*", "sandbox:config:view"))
+                .containsEntry("permissions", List.of("notification:player:self:*", "sandbox:config:view"))
                 .containsKeys("exp", "iat", "jti");
         assertThat(((Number) claims.get("exp")).longValue() - ((Number) claims.get("iat")).longValue()).isEqualTo(3600);
     }

@@ -302,8 +302,8 @@ class TokenValidationTest {
     static String raw(String requestLine, List<String> headers, String body) throws IOException {
         try (Socket socket = new Socket("localhost", RestAssured.port)) {
             OutputStream out = socket.getOutputStream();
-            out.write((requestLine + " HTTP/1.1\r\nHost: localhost\r\nx-svc-client-addr: 10.raw." + System.nanoTime() % 100_000
-                    + "\r\n" + String.join("\r\n", headers) + "\r\nContent-Length: " + body.length()
+            out.write((requestLine + " HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: "
+                    + io.outpost.auth.TestClients.ownAddress() + "\r\n" + String.join("\r\n", headers) + "\r\nContent-Length: " + body.length()
                     + "\r\nConnection: close\r\n\r\n" + body).getBytes(StandardCharsets.ISO_8859_1));
             return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         }
@@ -319,7 +319,7 @@ class TokenValidationTest {
     }
 
     static HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        return HttpClient.newHttpClient().send(request.header("x-svc-client-addr", "10.405." + System.nanoTime() % 100_000)
+        return HttpClient.newHttpClient().send(request.header("X-Forwarded-For", io.outpost.auth.TestClients.ownAddress())
                 .build(), HttpResponse.BodyHandlers.ofString());
     }
 }

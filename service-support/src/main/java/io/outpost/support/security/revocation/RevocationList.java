@@ -32,7 +32,7 @@ import io.outpost.support.security.VerifiedToken;
 public class RevocationList {
 
     /** Kept past {@code expires_at}, so that a token still accepted within the verifiers' clock skew is covered. */
-    static final long MARGIN_SECONDS = Duration.ofMinutes(5).toSeconds();
+    public static final long MARGIN_SECONDS = Duration.ofMinutes(5).toSeconds();
 
     private final Clock clock;
     private final Cache<String, Long> tokens;
