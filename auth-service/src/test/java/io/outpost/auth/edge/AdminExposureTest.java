@@ -12,6 +12,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,8 @@ import io.restassured.specification.RequestSpecification;
 /**
  * Client administration is served on its own port only (docs/deploy.md, "The admin API"): the public port, and so
  * the gateway or an ingress in front of it, answers every admin path 404 — with an admin token, with any spelling of
- * the path — and the admin port answers nothing but the admin API.
+ * the path, but those with more than one reading, which every path is refused for (422; the gateway's 400) — and
+ * the admin port answers nothing but the admin API.
  */
 @QuarkusTest
 class AdminExposureTest {
@@ -34,8 +36,11 @@ class AdminExposureTest {
     private static final String NOT_FOUND = "{\"error_code\":\"not_found\",\"desc\":\"No such resource\"}";
     private static final List<String> SPELLINGS = List.of("/users/v1/admin/clients", "/users/v1/admin/clients/",
             "/users/v1/admin", "/users/v1/admin/clients/" + TestClients.GAME, "/users/v1/admin;x=1/clients",
-            "/users/v1//admin/clients", "/users/v1/./admin/clients", "/users/v1/x/../admin/clients",
-            "/users/v1/admin%2Fclients", "//users/v1/admin/clients");
+            "/users/v1//admin/clients", "//users/v1/admin/clients");
+    /** With more than one reading (docs/architecture.md, "Request paths"): refused, whatever path they spell. */
+    private static final Map<String, String> REFUSED_SPELLINGS = Map.of("/users/v1/./admin/clients", "dot-segment",
+            "/users/v1/x/../admin/clients", "dot-segment", "/users/v1/%2e%2e/v1/admin/clients", "dot-segment",
+            "/users/v1/admin%2Fclients", "encoded slash");
 
     private String adminToken;
 
@@ -59,6 +64,8 @@ class AdminExposureTest {
         }
         assertNotFound(given().auth().oauth2(adminToken), "POST", "/users/v1/admin/clients/" + TestClients.GAME + "/disable");
         assertNotFound(given().auth().oauth2(adminToken), "DELETE", "/users/v1/admin/clients");
+        REFUSED_SPELLINGS.forEach((path, fault) -> assertRefused(given().auth().oauth2(adminToken), path, 422,
+                "{\"detail\":[{\"loc\":[\"path\"],\"msg\":\"Invalid path: " + fault + "\",\"type\":\"json_invalid\"}]}"));
     }
 
     @Test
@@ -67,6 +74,8 @@ class AdminExposureTest {
         for (String path : SPELLINGS) {
             assertNotFound(given().auth().oauth2(adminToken), "GET", gateway + path);
         }
+        REFUSED_SPELLINGS.forEach((path, fault) -> assertRefused(given().auth().oauth2(adminToken), gateway + path, 400,
+                "{\"error_code\":\"invalid_path\",\"desc\":\"Invalid path: " + fault + "\"}"));
     }
 
     @Test
@@ -112,6 +121,12 @@ class AdminExposureTest {
             }
             return line.toString();
         }
+    }
+
+    private static void assertRefused(RequestSpecification request, String path, int status, String body) {
+        var response = request.urlEncodingEnabled(false).get(path);
+        assertThat(response.statusCode()).as(path).isEqualTo(status);
+        assertThat(response.asString()).as(path).isEqualTo(body);
     }
 
     private static void assertNotFound(RequestSpecification request, String method, String path) {

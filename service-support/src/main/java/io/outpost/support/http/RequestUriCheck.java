@@ -7,6 +7,7 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
+import io.outpost.model.RequestPaths;
 import io.outpost.model.error.ErrorDetail;
 import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.vertx.ext.web.Router;
@@ -21,6 +22,12 @@ import io.vertx.ext.web.RoutingContext;
  * well-formed but do not decode to UTF-8 ({@code ?a=%FF}) is refused here too, the same way
  * ({@link InputParser#queryNotUtf8()}), whether or not the endpoint reads its query: no service reads a query as
  * something its client did not send, and each answers it as it answers {@code %zz}, before authentication.
+ * <p>
+ * It refuses as well, first, a path that another component may read as another path ({@link RequestPaths}: a
+ * dot-segment, escaped or not, also before a {@code ;}; an escaped slash or backslash, once or twice; a backslash),
+ * 422 {@code json_invalid} at {@code ["path"]}, e.g. {@code "Invalid path: dot-segment"}: routes match the path
+ * Vert.x normalises, so a proxy that routed {@code /users/../q/metrics} by its prefix would otherwise have the
+ * service answer {@code /q/metrics}.
  */
 @Singleton
 public class RequestUriCheck {
@@ -31,7 +38,7 @@ public class RequestUriCheck {
         this.answers = answers;
     }
 
-    /** Installed first, so that no route after it meets a URI it cannot normalise. */
+    /** Installed first, so that no route after it meets a URI it cannot normalise, or one it normalises away. */
     void install(@Observes @Priority(Integer.MIN_VALUE) Router router) {
         router.route().order(RouteConstants.ROUTE_ORDER_ACCESS_LOG_HANDLER).handler(this::check);
     }
@@ -49,6 +56,10 @@ public class RequestUriCheck {
     static ErrorDetail fault(String uri) {
         if (uri == null) {
             return ErrorDetail.jsonInvalid(ErrorDetail.loc("path"), "Invalid path: absent");
+        }
+        String pathFault = RequestPaths.fault(uri);
+        if (pathFault != null) {
+            return ErrorDetail.jsonInvalid(ErrorDetail.loc("path"), "Invalid path: " + pathFault);
         }
         try {
             new URI(uri);

@@ -9,6 +9,7 @@ import java.util.function.IntConsumer;
 
 import org.junit.jupiter.api.Test;
 
+import io.outpost.model.RequestPaths;
 import io.outpost.model.error.Constraints;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.testsupport.Allocations;
@@ -49,6 +50,18 @@ class CheckAllocationTest {
 
         assertThat(out).isEmpty();
         assertThat(bytes).isLessThanOrEqualTo(16); // " 7 " strips to a new string (~48 bytes) one call in five
+    }
+
+    @Test
+    void anOrdinaryRequestPathCostsNothing() {
+        String[] targets = {"/notification/v1/player/me/stream/notification/lp?deadline=30&exclude_before=42",
+            "/v1/history/sandbox/5f0c6d4e-8a1b-4c2d-9e3f-0a1b2c3d4e5f/role?page_size=50", "/q/health/ready"};
+        Object[] kept = new Object[1];
+
+        double bytes = bytesPerCall(i -> kept[0] = RequestPaths.fault(targets[i % targets.length]));
+
+        assertThat(kept[0]).isNull();
+        assertThat(bytes).isLessThanOrEqualTo(1);
     }
 
     @Test

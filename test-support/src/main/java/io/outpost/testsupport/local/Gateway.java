@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import io.outpost.model.Limits;
+import io.outpost.model.RequestPaths;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -34,8 +35,16 @@ import io.vertx.core.net.HostAndPort;
  * open well past their 900 s maximum, and tells the services who called and how, as ingress-nginx does:
  * {@code X-Forwarded-For} (the caller's address), {@code X-Forwarded-Proto} and {@code X-Forwarded-Host}, each set
  * anew (whatever the caller sent is replaced: it is the edge), and a {@code Forwarded} header dropped. The services
- * believe these headers only from loopback, where the gateway connects from. Unknown prefixes get a 404 with the
- * services' error body.
+ * believe these headers only from loopback, where the gateway connects from.
+ * <p>
+ * It routes only the public prefixes ({@link #outpostRoutes}), each matched on whole segments of the path as it was
+ * sent ({@code /users} does not match {@code /usersX}), and forwards that same target: no {@code /q/…} path of a
+ * service (health, metrics) is reachable through it. Before it routes, it refuses with a 400
+ * ({@code {"error_code":"invalid_path",…}}) a target that is not origin-form ({@code /…}: the absolute-form
+ * {@code http://host/…} is for forward proxies, {@code *} and {@code host:443} name no resource) and a path that
+ * another component could read as another path ({@link RequestPaths}: dot-segments, escaped or not, also before a
+ * {@code ;}; escaped slashes and backslashes, once or twice; a backslash), which the services refuse too (422).
+ * A path no prefix matches ({@code //q/metrics}) is a 404 with the services' error body.
  * <p>
  * It refuses what the services would refuse, itself, before anything reaches them: a request line or headers over
  * {@link Limits} (414, 431, by the decoder), a body over the target service's {@code max-body-size} (413, bodiless
@@ -67,6 +76,9 @@ public final class Gateway {
      * closes: a connection closed with unread bytes is reset, and the reset can overtake the answer at the client.
      */
     static final long LINGER_MILLIS = 2_000;
+
+    /** Why a target that is not a path ({@code *}, {@code host:443}, {@code http://host/…}) is refused. */
+    static final String NOT_ORIGIN_FORM = "not origin-form";
 
     private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-authenticate",
             "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade");
@@ -193,6 +205,12 @@ public final class Gateway {
             }
             awaitHead(request.connection());
         });
+        String target = request.uri();
+        String fault = target.startsWith("/") ? RequestPaths.fault(target) : NOT_ORIGIN_FORM;
+        if (fault != null) {
+            answer(request, 400, "invalid_path", "Invalid path: " + fault);
+            return;
+        }
         String path = request.path();
         for (Map.Entry<String, Integer> route : routes.entrySet()) {
             String prefix = route.getKey();
@@ -201,8 +219,13 @@ public final class Gateway {
                 return;
             }
         }
-        request.response().setStatusCode(404).putHeader("Content-Type", "application/json")
-                .end("{\"error_code\":\"not_found\",\"desc\":\"No service serves " + escape(path) + "\"}");
+        answer(request, 404, "not_found", "No service serves " + path);
+    }
+
+    /** The gateway's own refusal, in the body the services' refusals of the same kind have. */
+    private static void answer(HttpServerRequest request, int status, String code, String desc) {
+        request.response().setStatusCode(status).putHeader("Content-Type", "application/json")
+                .end("{\"error_code\":\"" + code + "\",\"desc\":\"" + escape(desc) + "\"}");
     }
 
     private static String escape(String path) {
