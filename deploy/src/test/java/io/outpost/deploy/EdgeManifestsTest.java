@@ -14,9 +14,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * The edge in both overlays (docs/deploy.md, "The admin API", "Client addresses"): the admin API is reachable only
- * through its own Service and port, from namespaces the platform team labels; the services learn the public URL
- * and trust forwarded headers from the configured proxies only.
+ * The edge in both overlays (docs/deploy.md, "The admin API", "Client addresses", "Request paths at the
+ * ingress"): the admin API is reachable only through its own Service and port, from namespaces the platform team
+ * labels; the services learn the public URL and trust forwarded headers from the configured proxies only; the
+ * Ingresses route the public prefixes alone.
  */
 class EdgeManifestsTest {
 
@@ -57,6 +58,34 @@ class EdgeManifestsTest {
             for (JsonNode rule : Rendered.list(policy.path("spec").path("ingress"))) {
                 assertThat(rule.path("ports").isEmpty()).as("%s admits every port", policy.path("metadata").path("name"))
                         .isFalse();
+            }
+        }
+    }
+
+    /**
+     * docs/deploy.md, "Request paths at the ingress": the Ingresses route the public prefixes alone, each a
+     * {@code Prefix} (whole segments of the path nginx has normalised), never {@code /} or a service's own
+     * {@code /q/…}, with no default backend, regular expression, rewrite or snippet that could route another path.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "dev", "prod" })
+    void theIngressesRouteOnlyThePublicPrefixesAsWholeSegments(String overlay) throws Exception {
+        ProdKafkaAndMonitoringTest.section(Files.readString(Rendered.ROOT.resolve("docs/deploy.md")),
+                "## Request paths at the ingress");
+        List<JsonNode> ingresses = Rendered.overlay(overlay).ofKind("Ingress");
+        assertThat(ingresses).isNotEmpty();
+        for (JsonNode ingress : ingresses) {
+            String name = ingress.path("metadata").path("name").asText();
+            assertThat(ingress.path("spec").has("defaultBackend")).as("%s: a catch-all", name).isFalse();
+            ingress.path("metadata").path("annotations").fieldNames().forEachRemaining(annotation ->
+                    assertThat(annotation).as(name).doesNotEndWith("/use-regex").doesNotEndWith("/rewrite-target")
+                            .doesNotEndWith("-snippet").doesNotEndWith("/default-backend"));
+            for (JsonNode rule : Rendered.list(ingress.path("spec").path("rules"))) {
+                for (JsonNode path : Rendered.list(rule.path("http").path("paths"))) {
+                    String prefix = path.path("path").asText();
+                    assertThat(path.path("pathType").asText()).as("%s %s", name, prefix).isEqualTo("Prefix");
+                    assertThat(prefix).as(name).isIn("/users", "/.well-known", "/notification", "/v1/history");
+                }
             }
         }
     }
