@@ -9,6 +9,8 @@ BEGIN
         GRANT USAGE ON SCHEMA history TO history_app;
         GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA history TO history_app;
         GRANT UPDATE ON history.listing_total, history.name_total TO history_app;
+        -- the measure of a row appended without version_bytes (V9), run by the insert's trigger
+        GRANT EXECUTE ON FUNCTION history.version_bytes(jsonb), history.measure_version() TO history_app;
     END IF;
 END
 $$;

@@ -50,7 +50,7 @@ class LateCommitTest {
     }
 
     private List<StoredTransaction> read(UUID sandbox, boolean ascending, Long after) {
-        return reader.list(new ListingQuery(sandbox, "role", List.of(), List.of(), null, ascending, after, 100))
+        return reader.list(new ListingQuery(sandbox, "role", List.of(), List.of(), null, ascending, after, 100, Long.MAX_VALUE))
                 .await().atMost(Duration.ofSeconds(10)).rows();
     }
 

@@ -40,4 +40,13 @@ public interface HistoryConfig {
      */
     @WithDefault("PT30S")
     Duration ingestStoreTimeout();
+
+    /**
+     * Bytes the transactions of one page may take at most (counted from above: each snapshot as PostgreSQL writes
+     * it, its text fields escaped); a page stops before the transaction that would pass it, yet always shows one.
+     * A page is built whole in memory, a few times over (the rows read, their text, the response), beside the other
+     * pages being served: keep it a small part of the heap.
+     */
+    @WithDefault("1048576")
+    long pageBytes();
 }

@@ -1,6 +1,5 @@
 package io.outpost.history.messaging;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -9,13 +8,15 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.outpost.history.store.JsonbText;
 import io.outpost.model.error.ErrorDetail;
 
 /**
- * Finds a number of a snapshot that PostgreSQL's {@code numeric}, which {@code jsonb} keeps numbers in, cannot
- * hold: more than {@value #MAX_INTEGER_DIGITS} digits before the decimal point or more than
- * {@value #MAX_FRACTION_DIGITS} after it, counted as written ({@code 1.0e-16383} has 16,384 after it). The store
- * would refuse it ({@code value overflows numeric format}); found here, the dead letter says where it is.
+ * Finds a number of a snapshot whose text, as PostgreSQL writes it back, is longer than
+ * {@value JsonbText#MAX_NUMBER_CHARS} characters. {@code jsonb} keeps numbers as {@code numeric} and writes them
+ * without an exponent: {@code 1e131071} is 8 characters in a record and 131,072 digits on every read of it. Refused
+ * here, the dead letter says where it is. Every number {@code numeric} cannot hold (more than 131,072 digits
+ * before the point or 16,383 after) is longer than that too.
  *
  * <p>Every snapshot of the ingest is walked, so the walk allocates one small frame per object or array and
  * nothing per value: the fault's location is built from the frames only when there is a fault, and an
@@ -23,8 +24,8 @@ import io.outpost.model.error.ErrorDetail;
  */
 final class JsonbNumbers {
 
-    static final int MAX_INTEGER_DIGITS = 131_072;
-    static final int MAX_FRACTION_DIGITS = 16_383;
+    static final String NUMBER_TOO_LONG = "number should have at most " + JsonbText.MAX_NUMBER_CHARS
+            + " characters written without an exponent";
 
     /**
      * An object or array being walked, how it was reached from its parent ({@code name}: key or index), and where
@@ -81,14 +82,10 @@ final class JsonbNumbers {
         return null;
     }
 
-    /** False for a number {@code numeric} cannot hold; true for anything else. */
+    /** False for a number written out in more than {@value JsonbText#MAX_NUMBER_CHARS} characters. */
     private static boolean fits(JsonNode node) {
-        if (!node.isNumber() || node.isInt() || node.isLong()) {
-            return true;
-        }
-        BigDecimal number = node.decimalValue();
-        return number.scale() <= MAX_FRACTION_DIGITS
-                && (number.signum() == 0 || (long) number.precision() - number.scale() <= MAX_INTEGER_DIGITS);
+        return !node.isNumber() || node.isInt() || node.isLong()
+                || JsonbText.numberChars(node) <= JsonbText.MAX_NUMBER_CHARS;
     }
 
     /** The fault of the value reached by {@code name} in {@code frame} (the root itself when frame is null). */
@@ -103,7 +100,6 @@ final class JsonbNumbers {
         }
         List<Object> at = new ArrayList<>(loc);
         at.addAll(names);
-        return ErrorDetail.valueError(at, "number should have at most " + MAX_INTEGER_DIGITS
-                + " digits before the decimal point and " + MAX_FRACTION_DIGITS + " after");
+        return ErrorDetail.valueError(at, NUMBER_TOO_LONG);
     }
 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.history.config.HistoryConfig;
+import io.outpost.history.store.JsonbText;
 import io.outpost.history.store.TransactionStore;
 import io.outpost.messaging.ConsumedTopic;
 import io.outpost.messaging.Consumed;
@@ -28,6 +29,8 @@ public class TransactionIngest extends ConsumedTopic<ConfigTransactionEvent> {
 
     private static final List<Object> VALUE = ErrorDetail.loc("value");
     private static final List<Object> VERSION = ErrorDetail.loc("value", "version");
+    static final String VERSION_TOO_LARGE = "snapshot should take at most " + JsonbText.MAX_BYTES
+            + " bytes written out, numbers without an exponent";
 
     private final TransactionStore store;
     private final int writers;
@@ -43,7 +46,8 @@ public class TransactionIngest extends ConsumedTopic<ConfigTransactionEvent> {
     }
 
     /**
-     * DESIGN §6 checks of the value, the numbers of a valid one's snapshot ({@link JsonbNumbers}), plus its key:
+     * DESIGN §6 checks of the value, the numbers of a valid one's snapshot ({@link JsonbNumbers}) and its size as
+     * the store writes it back ({@link JsonbText}: DESIGN §4a, never expanded on the way out), plus its key:
      * exactly the sandbox id, since per-sandbox order is the order of one partition.
      */
     @Override
@@ -54,6 +58,8 @@ public class TransactionIngest extends ConsumedTopic<ConfigTransactionEvent> {
             ErrorDetail number = JsonbNumbers.firstFault(VERSION, event.version());
             if (number != null) {
                 faults.add(number);
+            } else if (JsonbText.bytes(event.version()) > JsonbText.MAX_BYTES) {
+                faults.add(ErrorDetail.valueError(VERSION, VERSION_TOO_LARGE));
             }
         }
         RecordKeys.requireCanonical(faults, key, event.sandboxId());

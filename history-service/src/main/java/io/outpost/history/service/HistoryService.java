@@ -4,6 +4,7 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.outpost.history.config.HistoryConfig;
 import io.outpost.history.store.ListingQuery;
 import io.outpost.history.store.StoredTransaction;
 import io.outpost.history.store.HistoryReader;
@@ -25,14 +26,20 @@ public class HistoryService {
     private final HistoryReader reader;
     private final CursorCodec cursors;
     private final StoreDeadline deadline;
+    private final long pageBytes;
 
-    public HistoryService(HistoryReader reader, CursorCodec cursors, StoreDeadline deadline) {
+    public HistoryService(HistoryReader reader, CursorCodec cursors, StoreDeadline deadline, HistoryConfig config) {
         this.reader = reader;
         this.cursors = cursors;
         this.deadline = deadline;
+        this.pageBytes = config.pageBytes();
     }
 
-    /** One page; 503 {@code store_unavailable} when PostgreSQL does not answer within the query deadline. */
+    /**
+     * One page of at most {@code page_size} transactions and {@link HistoryConfig#pageBytes()} bytes of them (at
+     * least one transaction); its cursor continues right after the last one shown, whichever bound cut it. 503
+     * {@code store_unavailable} when PostgreSQL does not answer within the query deadline.
+     */
     public Uni<HistoryPage> list(HistoryRequest request) {
         return deadline.bound(cursors.ready().chain(() -> {
             String listing = request.listing();
@@ -43,18 +50,17 @@ public class HistoryService {
                     throw new InvalidInputException(FOREIGN_CURSOR);
                 }
             }
-            // one row more than asked tells whether another page exists
             ListingQuery query = new ListingQuery(request.sandboxId(), request.resourceType(), request.resourceIds(),
-                    request.legacyIds(), request.nameContains(), request.ascending(), after, request.pageSize() + 1);
-            return reader.list(query).map(found -> page(found.rows(), found.total(), request, listing));
+                    request.legacyIds(), request.nameContains(), request.ascending(), after, request.pageSize(),
+                    pageBytes);
+            return reader.list(query).map(found -> page(found, request, listing));
         }));
     }
 
-    private HistoryPage page(List<StoredTransaction> rows, long total, HistoryRequest request, String listing) {
-        boolean more = rows.size() > request.pageSize();
-        List<StoredTransaction> shown = more ? rows.subList(0, request.pageSize()) : rows;
-        String next = more ? cursors.encode(shown.get(shown.size() - 1).position(), listing) : null;
+    private HistoryPage page(HistoryReader.Listing found, HistoryRequest request, String listing) {
+        List<StoredTransaction> shown = found.rows();
+        String next = found.more() ? cursors.encode(shown.get(shown.size() - 1).position(), listing) : null;
         return new HistoryPage(shown.stream().map(StoredTransaction::transaction).toList(),
-                new PageMeta(next, request.pageSize(), total));
+                new PageMeta(next, request.pageSize(), found.total()));
     }
 }

@@ -27,8 +27,21 @@ public class HistoryReader {
     static final int NAMES_BY_VALUE = 1000;
     static final long MATCHES_BY_VALUE = 20_000;
 
-    private static final String COLUMNS = "id, account_id, transaction_id, issued_at, operation, version_id, "
-            + "version_name, version::text AS version";
+    private static final String FIELDS = "id, account_id, transaction_id, issued_at, operation, version_id, version_name";
+
+    /**
+     * What a transaction takes in a page besides its text fields and its snapshot, counted from above: the field
+     * names and punctuation, {@code issued_at} at its longest (27 characters), {@code operation} and a comma.
+     */
+    static final int ENTRY_BYTES = 144;
+
+    /**
+     * The bytes a row takes in a response, counted from above: its snapshot as PostgreSQL writes it (V9's
+     * {@code version_bytes}; the response writes it without the spaces) and its text fields JSON-escaped.
+     */
+    private static final String ROW_BYTES = "coalesce(version_bytes, 0) + octet_length(to_json(account_id)::text) "
+            + "+ octet_length(to_json(transaction_id)::text) + octet_length(to_json(version_id)::text) "
+            + "+ coalesce(octet_length(to_json(version_name)::text), 0) + " + ENTRY_BYTES;
 
     /** One row: how many names match, how many transactions carry one, and up to $4 of the names. */
     static final String NAMES = """
@@ -44,8 +57,14 @@ public class HistoryReader {
         }
     }
 
-    /** A page with the number of all matching transactions. */
-    public record Listing(List<StoredTransaction> rows, long total) {
+    /** A page with the number of all matching transactions, and whether another transaction follows the page. */
+    public record Listing(List<StoredTransaction> rows, long total, boolean more) {
+        Listing(Page page, long total) {
+            this(page.rows(), total, page.more());
+        }
+    }
+
+    private record Page(List<StoredTransaction> rows, boolean more) {
     }
 
     private final Pool pool;
@@ -60,7 +79,7 @@ public class HistoryReader {
         }
         return names(query).chain(match -> {
             if (match.matches() == 0) {
-                return Uni.createFrom().item(new Listing(List.of(), 0));
+                return Uni.createFrom().item(new Listing(List.of(), 0, false));
             }
             Uni<Long> total = query.resourceIds().isEmpty() && query.legacyIds().isEmpty()
                     ? Uni.createFrom().item(match.matches())
@@ -80,22 +99,45 @@ public class HistoryReader {
         });
     }
 
-    private Uni<List<StoredTransaction>> page(ListingQuery query, NameMatch names) {
+    /**
+     * The page: one keyset range of at most {@code limit + 1} rows (the one more tells whether another page
+     * follows), cut where the running sum of their bytes would pass {@code maxBytes} — after the first row at the
+     * earliest. The sums are taken over the rows' measured sizes ({@code version_bytes}, V9): a snapshot is
+     * written out ({@code version::text}) only for a row the page shows. The row after the last shown comes back
+     * without its snapshot, telling that more follow.
+     */
+    private Uni<Page> page(ListingQuery query, NameMatch names) {
         List<Object> params = new ArrayList<>();
-        StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM history.config_transaction WHERE ");
-        where(sql, params, query, names);
+        StringBuilder range = new StringBuilder("SELECT ").append(FIELDS)
+                .append(", CASE WHEN version_bytes IS NOT NULL THEN version END AS version, ").append(ROW_BYTES)
+                .append(" AS bytes FROM history.config_transaction WHERE ");
+        where(range, params, query, names);
+        String order = query.ascending() ? "ASC" : "DESC";
         if (query.after() != null) {
             params.add(query.after());
-            sql.append(query.ascending() ? " AND id > $" : " AND id < $").append(params.size());
+            range.append(query.ascending() ? " AND id > $" : " AND id < $").append(params.size());
         }
-        params.add(query.limit());
-        sql.append(" ORDER BY id ").append(query.ascending() ? "ASC" : "DESC").append(" LIMIT $").append(params.size());
-        return statement(sql.toString(), Tuple.from(params)).map(result -> {
-            List<StoredTransaction> page = new ArrayList<>(result.size());
+        params.add(query.limit() + 1);
+        range.append(" ORDER BY id ").append(order).append(" LIMIT $").append(params.size());
+        params.add(query.maxBytes());
+        int maxBytes = params.size();
+        String sql = "SELECT " + FIELDS + ", shown, CASE WHEN shown THEN version::text END AS version FROM ("
+                + "SELECT *, n = 1 OR running <= $" + maxBytes + " AS shown FROM ("
+                + "SELECT page.*, row_number() OVER w AS n, sum(bytes) OVER w AS running FROM (" + range + ") AS page "
+                + "WINDOW w AS (ORDER BY id " + order + " ROWS UNBOUNDED PRECEDING)) AS sized "
+                // the shown rows and the first one after them
+                + "WHERE n <= 2 OR running - bytes <= $" + maxBytes + ") AS cut ORDER BY id " + order;
+        return statement(sql, Tuple.from(params)).map(result -> {
+            List<StoredTransaction> rows = new ArrayList<>(result.size());
+            boolean more = false;
             for (Row row : result) {
-                page.add(transaction(row));
+                if (!row.getBoolean("shown") || rows.size() == query.limit()) {
+                    more = true;
+                    break;
+                }
+                rows.add(transaction(row));
             }
-            return page;
+            return new Page(rows, more);
         });
     }
 
@@ -155,11 +197,13 @@ public class HistoryReader {
     }
 
     private static StoredTransaction transaction(Row row) {
-        // the snapshot is streamed into the response as stored: no tree per version
+        // the snapshot is streamed into the response as stored: no tree per version; one stored before the
+        // ingest's bounds that breaks them (V9) is not read, and the transaction is listed without it
+        String version = row.getString("version");
         HistoryTransaction transaction = new HistoryTransaction(row.getString("account_id"),
                 row.getString("transaction_id"), row.getOffsetDateTime("issued_at").toInstant(),
                 row.getString("operation"), row.getString("version_id"), row.getString("version_name"),
-                new POJONode(new StoredJson(row.getString("version"))));
+                version == null ? null : new POJONode(new StoredJson(version)));
         return new StoredTransaction(row.getLong("id"), transaction);
     }
 }

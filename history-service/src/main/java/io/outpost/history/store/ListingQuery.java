@@ -10,10 +10,11 @@ import java.util.UUID;
  * @param legacyIds    match {@code legacy_id} (empty: any)
  * @param nameContains substring of the role's name, folded by {@link NameFold} (null: any)
  * @param after        exclusive keyset position in the requested order (null: from the first)
- * @param limit        rows wanted
+ * @param limit        rows wanted at most
+ * @param maxBytes     bytes the rows may take in the response at most, though never fewer than one row
  */
 public record ListingQuery(UUID sandboxId, String resourceType, List<UUID> resourceIds, List<Long> legacyIds,
-        String nameContains, boolean ascending, Long after, int limit) {
+        String nameContains, boolean ascending, Long after, int limit, long maxBytes) {
 
     public ListingQuery {
         resourceIds = List.copyOf(resourceIds);

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
@@ -19,12 +18,11 @@ import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 public record StoredJson(String text) implements JsonSerializable {
 
     /**
-     * Numbers as PostgreSQL writes them: {@code 1e400} comes back as its 401 digits, and numeric holds up to
-     * 131,072 digits before the point and 16,383 after. Jackson's default bound (1,000 characters) made every page
-     * holding a longer one fail.
+     * Jackson's default bounds: a number PostgreSQL writes out ({@code 1e400} as its 401 digits) takes at most
+     * {@value JsonbText#MAX_NUMBER_CHARS} characters, Jackson's bound too — the ingest refuses a longer one, and a
+     * row stored before that holding one is not read (V9).
      */
-    private static final JsonFactory JSON = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNumberLength(Integer.MAX_VALUE).build()).build();
+    private static final JsonFactory JSON = new JsonFactory();
 
     @Override
     public void serialize(JsonGenerator out, SerializerProvider serializers) throws IOException {

@@ -59,15 +59,16 @@ public class TransactionStore {
     private static final String APPEND = """
             WITH input AS (
                 SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::uuid[], $5::int8[], $6::text[],
-                                     $7::timestamptz[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
+                                     $7::timestamptz[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int4[])
                     WITH ORDINALITY AS i(transaction_id, sandbox_id, resource_type, resource_id, legacy_id, account_id,
-                         issued_at, operation, version_id, version_name, version, name_folded, ord)
+                         issued_at, operation, version_id, version_name, version, name_folded, version_bytes, ord)
             ), inserted AS (
                 INSERT INTO history.config_transaction (sandbox_id, resource_type, resource_id, legacy_id,
                         transaction_id, account_id, issued_at, operation, version_id, version_name, version,
-                        name_folded)
+                        name_folded, version_bytes)
                 SELECT sandbox_id, resource_type, resource_id, legacy_id, transaction_id,
-                       account_id, issued_at, operation, version_id, version_name, version::jsonb, name_folded
+                       account_id, issued_at, operation, version_id, version_name, version::jsonb, name_folded,
+                       version_bytes
                 -- grouped by sandbox (each in its order): consecutive index entries share B-tree leaf pages
                 FROM input ORDER BY sandbox_id, resource_type, ord
                 -- a transaction stored before is skipped (its id is left unused); the input holds each id once
@@ -208,6 +209,7 @@ public class TransactionStore {
         String[] versionNames = new String[n];
         String[] versions = new String[n];
         String[] namesFolded = new String[n];
+        Integer[] versionBytes = new Integer[n];
         Set<UUID> sandboxes = new TreeSet<>();
         for (int i = 0; i < n; i++) {
             ConfigTransactionEvent e = events.get(i);
@@ -225,6 +227,7 @@ public class TransactionStore {
             versionIds[i] = e.versionId();
             versionNames[i] = e.versionName();
             versions[i] = json(e);
+            versionBytes[i] = versionBytes(e);
             // only roles are filtered by name: a profile list's name is neither folded nor indexed
             namesFolded[i] = ConfigTransactionEvent.ROLE.equals(e.resourceType()) ? NameFold.ofVersion(e.version()) : null;
         }
@@ -232,7 +235,7 @@ public class TransactionStore {
                 .addArrayOfString(resourceTypes).addArrayOfUUID(resourceIds).addArrayOfLong(legacyIds)
                 .addArrayOfString(accountIds).addArrayOfOffsetDateTime(issuedAts).addArrayOfString(operations)
                 .addArrayOfString(versionIds).addArrayOfString(versionNames).addArrayOfString(versions)
-                .addArrayOfString(namesFolded);
+                .addArrayOfString(namesFolded).addArrayOfInteger(versionBytes);
         return connection.preparedQuery(LOCK).execute(locks(sandboxes))
                 .chain(() -> connection.preparedQuery(APPEND).execute(rows))
                 .map(result -> result.iterator().next().getLong("appended").intValue());
@@ -251,6 +254,16 @@ public class TransactionStore {
     /** The lock slot of a sandbox: the same on every replica and version (UUID's hash is specified). */
     static int slot(UUID sandbox) {
         return Math.floorMod(sandbox.hashCode(), LOCK_SLOTS);
+    }
+
+    /**
+     * The length of the snapshot's {@code version::text}, which pages add up to stop at their byte bound; the
+     * ingest has refused a longer one than {@link JsonbText#MAX_BYTES}. Null past it: the database measures the
+     * row by the same rule, as it does a row appended by an earlier release (migration V9).
+     */
+    private static Integer versionBytes(ConfigTransactionEvent event) {
+        long bytes = JsonbText.bytes(event.version());
+        return bytes > JsonbText.MAX_BYTES ? null : (int) bytes;
     }
 
     private String json(ConfigTransactionEvent event) {

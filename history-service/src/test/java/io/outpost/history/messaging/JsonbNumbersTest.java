@@ -20,15 +20,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.outpost.model.error.ErrorDetail;
 
-/** The first number {@code numeric} cannot hold, located as the dead letter shows it. */
+/** The first number written out in more than 1,000 characters, located as the dead letter shows it. */
 class JsonbNumbersTest {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.withExactBigDecimals(true);
     private static final List<Object> AT = ErrorDetail.loc("value", "version");
-    private static final String WHY =
-            "Value error, number should have at most 131072 digits before the decimal point and 16383 after";
-    private static final BigDecimal TOO_FINE = new BigDecimal("1.0e-16383");
-    private static final BigDecimal TOO_LARGE = new BigDecimal(BigInteger.TEN.pow(131_072));
+    private static final String WHY = "Value error, number should have at most 1000 characters written without an exponent";
+    /** 0. and 999 digits: 1,001 characters. */
+    private static final BigDecimal TOO_FINE = new BigDecimal("1e-999");
+    private static final BigDecimal TOO_LARGE = new BigDecimal(BigInteger.TEN.pow(1_000));
 
     @Test
     void locatesTheFirstFaultInDocumentOrderByKeysAndIndexes() {
@@ -49,15 +49,27 @@ class JsonbNumbersTest {
                 .isEqualTo(new ErrorDetail(List.of("value", "version"), WHY, "value_error"));
     }
 
+    /** 1,000 characters as PostgreSQL writes them: digits, a sign, a point; a zero has no sign and one integer digit. */
     @Test
     void acceptsEveryIntAndLongAndNumbersAtTheLimits() {
         ArrayNode fine = JSON.arrayNode().add(Integer.MIN_VALUE).add(Long.MIN_VALUE).add(Long.MAX_VALUE)
-                .add(new BigDecimal("1e-16383")).add(new BigDecimal(BigInteger.TEN.pow(131_071)))
-                .add(new BigDecimal("0e+99999")).add(BigInteger.TEN.pow(100)).add(1.5d);
+                .add(new BigDecimal("1e-998")).add(new BigDecimal(BigInteger.TEN.pow(999)))
+                .add(new BigDecimal(BigInteger.TEN.pow(998).negate())).add(new BigDecimal("-1.5e-996"))
+                .add(new BigDecimal("0e+99999")).add(new BigDecimal("-0e-998")).add(new BigDecimal("9.99e999"))
+                .add(BigInteger.TEN.pow(100)).add(1.5d);
         fine.addObject().putArray("empty");
 
         assertThat(JsonbNumbers.firstFault(AT, fine)).isNull();
         assertThat(JsonbNumbers.firstFault(AT, JSON.textNode("1e-99999"))).isNull();
+    }
+
+    @Test
+    void refusesOneCharacterMoreAndEverythingNumericCannotHold() {
+        for (String number : List.of("1e1000", "-1e999", "1e-999", "0e-999", "-1.5e-998", "9.99e1000", "1e131071",
+                "1.0e-16383", "1e200000")) {
+            assertThat(JsonbNumbers.firstFault(AT, JSON.arrayNode().add(1).add(new BigDecimal(number))))
+                    .as(number).isEqualTo(new ErrorDetail(List.of("value", "version", 1), WHY, "value_error"));
+        }
     }
 
     /** Random snapshots: the same answer as the walk before, which located every value as it went. */
@@ -98,7 +110,7 @@ class JsonbNumbersTest {
         }
     }
 
-    /** The walk before: every value with its location built as it was met, every number as a BigDecimal. */
+    /** The walk before: every value with its location built as it was met, every number written out in full. */
     private static ErrorDetail before(List<Object> loc, JsonNode value) {
         record Step(JsonNode node, List<Object> loc) {
         }
@@ -107,11 +119,9 @@ class JsonbNumbersTest {
         while (!pending.isEmpty()) {
             Step step = pending.pop();
             JsonNode node = step.node();
-            BigDecimal number = node.isNumber() ? node.decimalValue() : null;
-            if (number != null && !(number.scale() <= JsonbNumbers.MAX_FRACTION_DIGITS && (number.signum() == 0
-                    || (long) number.precision() - number.scale() <= JsonbNumbers.MAX_INTEGER_DIGITS))) {
-                return ErrorDetail.valueError(step.loc(), "number should have at most 131072 digits before the "
-                        + "decimal point and 16383 after");
+            if (node.isNumber() && node.decimalValue().toPlainString().length() > 1_000) {
+                return ErrorDetail.valueError(step.loc(), "number should have at most 1000 characters written "
+                        + "without an exponent");
             }
             List<Step> children = new ArrayList<>();
             if (node.isObject()) {
