@@ -103,8 +103,8 @@ public class HistoryReader {
      * The page: one keyset range of at most {@code limit + 1} rows (the one more tells whether another page
      * follows), cut where the running sum of their bytes would pass {@code maxBytes} — after the first row at the
      * earliest. The sums are taken over the rows' measured sizes ({@code version_bytes}, V9): a snapshot is
-     * written out ({@code version::text}) only for a row the page shows. The row after the last shown comes back
-     * without its snapshot, telling that more follow.
+     * written out ({@code version::text}) only for a row the page shows (and for the one past {@code limit}). The
+     * first row after those shown comes back too, telling that more follow; cut by bytes, without its snapshot.
      */
     private Uni<Page> page(ListingQuery query, NameMatch names) {
         List<Object> params = new ArrayList<>();
