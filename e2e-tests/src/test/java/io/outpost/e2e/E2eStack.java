@@ -27,8 +27,8 @@ import io.outpost.testsupport.local.OutpostStack;
 /**
  * The packaged services behind the gateway, started once for all end-to-end tests on free ports against the
  * test run's real PostgreSQL and Kafka, with clients registered in auth-service: a game client bound to
- * {@link #PLAYER}, a backend console holding the sandbox permissions, a second game client the revocation test
- * disables, an administrator, and one game client per player of {@link #PLAYERS} for the fault tests
+ * {@link #PLAYER}, a backend console holding the sandbox permissions, a backend publisher, a second game client the
+ * revocation test disables, an administrator, and one game client per player of {@link #PLAYERS} for the fault tests
  * ({@link #playerClient}).
  */
 final class E2eStack {
@@ -42,9 +42,12 @@ final class E2eStack {
     static final String DOOMED_CLIENT = "e2e-doomed";
     static final String DOOMED_SECRET = "e2e-doomed-secret-" + UUID.randomUUID();
     static final UUID DOOMED_PLAYER = UUID.randomUUID();
+    /** A backend service that publishes to any player (notification:player:write). */
+    static final String PUBLISHER_CLIENT = "e2e-publisher";
+    static final String PUBLISHER_SECRET = "e2e-publisher-secret-" + UUID.randomUUID();
     static final String ADMIN_CLIENT = "e2e-admin";
     static final String ADMIN_SECRET = "e2e-admin-secret-" + UUID.randomUUID();
-    static final List<UUID> PLAYERS = Stream.generate(UUID::randomUUID).limit(16).toList();
+    static final List<UUID> PLAYERS = Stream.generate(UUID::randomUUID).limit(18).toList();
     static final String PLAYER_SECRET = "e2e-player-secret-" + UUID.randomUUID();
     /** auth-service's private admin API (not behind the gateway). */
     static final int ADMIN_PORT = FreePorts.pick();
@@ -88,13 +91,15 @@ final class E2eStack {
 
     private static Path clients(Path work) throws IOException {
         Properties props = new Properties();
-        client(props, GAME_CLIENT, GAME_SECRET, PLAYER, Permissions.NOTIFICATION_PLAYER_ALL, Permissions.SANDBOX_CONFIG_VIEW);
+        client(props, GAME_CLIENT, GAME_SECRET, PLAYER, Permissions.NOTIFICATION_PLAYER_SELF_ALL,
+                Permissions.SANDBOX_CONFIG_VIEW);
         client(props, CONSOLE_CLIENT, CONSOLE_SECRET, null, Permissions.SANDBOX_CONFIG_EDIT);
-        client(props, DOOMED_CLIENT, DOOMED_SECRET, DOOMED_PLAYER, Permissions.NOTIFICATION_PLAYER_ALL,
+        client(props, DOOMED_CLIENT, DOOMED_SECRET, DOOMED_PLAYER, Permissions.NOTIFICATION_PLAYER_SELF_ALL,
                 Permissions.SANDBOX_CONFIG_VIEW);
         client(props, ADMIN_CLIENT, ADMIN_SECRET, null, Permissions.AUTH_CLIENTS_ADMIN);
+        client(props, PUBLISHER_CLIENT, PUBLISHER_SECRET, null, Permissions.NOTIFICATION_PLAYER_WRITE);
         for (int i = 0; i < PLAYERS.size(); i++) {
-            client(props, playerClient(i), PLAYER_SECRET, PLAYERS.get(i), Permissions.NOTIFICATION_PLAYER_ALL);
+            client(props, playerClient(i), PLAYER_SECRET, PLAYERS.get(i), Permissions.NOTIFICATION_PLAYER_SELF_ALL);
         }
         Path file = work.resolve("clients.properties");
         try (Writer writer = Files.newBufferedWriter(file)) {

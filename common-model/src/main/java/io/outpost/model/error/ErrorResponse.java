@@ -10,6 +10,8 @@ public record ErrorResponse(@JsonProperty("error_code") String errorCode, String
 
     /** 409: a player already holds the configured number of concurrent long polls. */
     public static final String TOO_MANY_LISTENING = "too_many_listening_to_single_client";
+    /** 409: a published notification_id is already used for the player with other content. */
+    public static final String NOTIFICATION_ID_CONFLICT = "notification_id_conflict";
     /** 503: the instance holds its configured maximum of long polls. */
     public static final String CONNECTION_LIMIT_REACHED = "connection_limit_reached";
     /** 503: PostgreSQL did not answer within the query deadline (down, hung or overloaded); retry shortly. */

@@ -109,7 +109,7 @@ public final class TokenBenchmark {
                 "-Doutpost.auth.keys.dev-key-dir=" + work.resolve("keys"),
                 "-Doutpost.auth.admin.port=0",
                 "-Doutpost.auth.bootstrap-clients." + CLIENT_ID + ".secret=" + CLIENT_SECRET,
-                "-Doutpost.auth.bootstrap-clients." + CLIENT_ID + ".permissions=notification:player:*,sandbox:config:view",
+                "-Doutpost.auth.bootstrap-clients." + CLIENT_ID + ".permissions=notification:player:self:*,sandbox:config:view",
                 "-Doutpost.auth.bootstrap-clients." + CLIENT_ID + ".player-uuid=00000000-0000-4000-8000-000000000001",
                 "-jar", options.jar().toAbsolutePath().toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)

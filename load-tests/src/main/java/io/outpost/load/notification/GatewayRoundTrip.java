@@ -162,7 +162,7 @@ public final class GatewayRoundTrip {
         Properties props = new Properties();
         String prefix = "outpost.auth.bootstrap-clients." + CLIENT + ".";
         props.setProperty(prefix + "secret", SECRET);
-        props.setProperty(prefix + "permissions", Permissions.NOTIFICATION_PLAYER_ALL);
+        props.setProperty(prefix + "permissions", Permissions.NOTIFICATION_PLAYER_SELF_ALL);
         props.setProperty(prefix + "player-uuid", player.toString());
         Path file = work.resolve("clients.properties");
         try (Writer writer = Files.newBufferedWriter(file)) {

@@ -29,14 +29,21 @@ import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
 
 /**
- * DESIGN §4: publish notifications to a player over HTTP. They go to Kafka like any producer's, and reach the
- * player through ingest; the answer (202) carries the ids they will have. The body is read here rather than by
+ * DESIGN §4: publish notifications to a player over HTTP — {@code {player_uuid}}, or {@code me}: the token's own
+ * player. Any player needs {@code notification:player:write} (or a wildcard covering it, such as
+ * {@code notification:player:*}); the token's own player {@code notification:player:self:write} or
+ * {@code …:self:*} too, as in the vendor's API. They go to Kafka like any producer's, and reach the player through
+ * ingest; the answer (202) carries the ids they will have. An id the player already has with other content is
+ * refused (409 {@code notification_id_conflict}). The body is read here rather than by
  * the framework, so that every value of the wrong JSON type in it is reported, not only the first (DESIGN §5) —
  * on a worker thread, never an event loop (reading and checking a 1 MiB body of tiny values takes tens of
  * milliseconds, in which an event loop would answer no held poll), within {@link PublishReads}' heap budget.
  */
 @Path("/notification/v1/player/{player_uuid}/notification")
 public class PublishResource {
+
+    /** The path segment naming the token's own player, as in the vendor's API. */
+    static final String ME = "me";
 
     private final PublishService publishing;
     private final PublishReads reads;
@@ -57,8 +64,9 @@ public class PublishResource {
     @RequirePermission(anyOf = { Permissions.NOTIFICATION_PLAYER_WRITE, Permissions.NOTIFICATION_PLAYER_SELF_WRITE })
     public Uni<Response> publish(@PathParam("player_uuid") String playerUuid, byte[] body) {
         InputParser in = new InputParser();
-        UUID player = in.pathUuid("player_uuid", playerUuid);
-        authorize(caller.token(), player);
+        VerifiedToken token = caller.token();
+        UUID player = ME.equals(playerUuid) ? ownPlayer(token) : in.pathUuid("player_uuid", playerUuid);
+        authorize(token, player);
         in.throwIfInvalid();
         PublishReads.Share share = reads.enter(body == null ? 0 : body.length);
         try {
@@ -71,6 +79,12 @@ public class PublishResource {
             share.release();
             throw e;
         }
+    }
+
+    /** {@code me}: the token's own player; a token bound to none has no "me" (403 {@code invalid_token_claims}). */
+    private static UUID ownPlayer(VerifiedToken token) {
+        return token.player().orElseThrow(() -> new AuthRefusedException(AuthErrorCode.INVALID_TOKEN_CLAIMS,
+                "The token is not bound to a player"));
     }
 
     /** The self permissions write only to the token's own player. */

@@ -14,18 +14,26 @@ import io.outpost.model.error.Constraints;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.event.NotificationEvent;
 import io.outpost.notification.messaging.NotificationPublisher;
+import io.outpost.notification.store.IdConflicts;
+import io.outpost.notification.store.NewNotification;
 import io.outpost.support.http.InvalidInputException;
 import io.outpost.support.json.JsonBinding;
+import io.outpost.support.store.StoreUnavailableException;
 import io.smallrye.mutiny.Uni;
 
-/** Validates notifications published over HTTP, gives each its id and time, and hands them to Kafka. */
+/**
+ * Validates notifications published over HTTP, gives each its id and time, refuses an id the player already has
+ * with other content (409), and hands them to Kafka.
+ */
 @ApplicationScoped
 public class PublishService {
 
     private final NotificationPublisher publisher;
+    private final IdConflicts conflicts;
 
-    public PublishService(NotificationPublisher publisher) {
+    public PublishService(NotificationPublisher publisher, IdConflicts conflicts) {
         this.publisher = publisher;
+        this.conflicts = conflicts;
     }
 
     /**
@@ -53,6 +61,7 @@ public class PublishService {
         }
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
         List<NotificationEvent> events = new ArrayList<>(entries.size());
+        List<NewNotification> givenIds = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
             NotificationEvent entry = entries.get(i);
             List<Object> loc = ErrorDetail.loc(at, i);
@@ -69,6 +78,10 @@ public class PublishService {
             events.add(new NotificationEvent(player.toString(), entry.message(), entry.svcUrl(), entry.customData(),
                     entry.etag(), entry.notificationId() != null ? entry.notificationId() : UUID.randomUUID().toString(),
                     entry.created() != null ? entry.created() : now));
+            if (entry.notificationId() != null) {
+                givenIds.add(new NewNotification(player, entry.notificationId(), entry.message(), entry.svcUrl(),
+                        entry.customData(), entry.etag(), now));
+            }
         }
         List<String> values = new ArrayList<>(events.size());
         if (faults.isEmpty() && readFaults.isEmpty()) {
@@ -85,7 +98,19 @@ public class PublishService {
         if (!faults.isEmpty() || !readFaults.isEmpty()) {
             throw new InvalidInputException(JsonBinding.withChecks(readFaults, faults));
         }
-        return publisher.publish(events, values).replaceWith(events.stream().map(NotificationEvent::notificationId).toList());
+        // an id of the caller's own may name a notification stored before: the same one again is published (and
+        // stored once), one with other content is refused here rather than dead-lettered by the ingest. Publishing
+        // needs only Kafka: while PostgreSQL does not answer, the ingest's own comparison is the only one
+        Uni<Void> checked = givenIds.isEmpty() ? Uni.createFrom().voidItem()
+                : conflicts.of(player, givenIds)
+                        .onFailure(StoreUnavailableException.class).recoverWithItem(List.<Integer>of())
+                        .invoke(found -> {
+                            if (!found.isEmpty()) {
+                                throw new IdConflictException(givenIds.get(found.get(0)).notificationId());
+                            }
+                        }).replaceWithVoid();
+        return checked.chain(() -> publisher.publish(events, values))
+                .replaceWith(events.stream().map(NotificationEvent::notificationId).toList());
     }
 
     /** The entry a fault is about: its index under {@code list}, or -1 when it is not about one entry. */

@@ -47,7 +47,11 @@ public class NotificationStore {
      * {@code player_cursor} rows (locked in player order until commit), number the rows from the bumped values
      * in batch order, insert them skipping repeated ids. The {@code notification_stored} trigger sends the NOTIFY.
      * {@code stored_at} is read after the player's row lock is held, so it grows with the sequence within a player
-     * and the retention purge, which deletes by it, always removes a prefix.
+     * and the retention purge, which deletes by it, always removes a prefix. A row skipped as a repeat whose content
+     * ({@code message}, {@code svc_url}, {@code custom_data} as JSON, {@code etag}) differs from the stored one or
+     * from its first occurrence in the batch fails the whole statement ({@code refuse_conflicting_id}, V6): a data
+     * exception, which the ingest isolates and dead-letters. Only skipped rows are compared, so a batch without
+     * repeats pays nothing for it.
      */
     private static final String INSERT_BATCH = """
             WITH batch AS (
@@ -67,9 +71,23 @@ public class NotificationStore {
             FROM numbered n JOIN counts c ON c.p = n.p JOIN bumped b ON b.player_uuid = n.p
             ORDER BY n.p, n.rn
             ON CONFLICT (player_uuid, notification_id) DO NOTHING
-            RETURNING player_uuid, seq, notification_id)
+            RETURNING player_uuid, seq, notification_id),
+            skipped AS (
+                SELECT n.* FROM numbered n JOIN counts c ON c.p = n.p JOIN bumped b ON b.player_uuid = n.p
+                WHERE NOT EXISTS (SELECT 1 FROM inserted i
+                                  WHERE i.player_uuid = n.p AND i.seq = b.last_seq - c.n + n.rn)),
+            conflicts AS (
+                SELECT notification.refuse_conflicting_id(s.p, s.i) AS refused FROM skipped s
+                WHERE EXISTS (SELECT 1 FROM notification.notification o
+                              WHERE o.player_uuid = s.p AND o.notification_id = s.i
+                                AND (o.message, o.svc_url, o.custom_data::jsonb, o.etag)
+                                    IS DISTINCT FROM (s.m, s.u, s.c::jsonb, s.e))
+                   OR EXISTS (SELECT 1 FROM numbered f
+                              WHERE f.p = s.p AND f.i = s.i AND f.ord < s.ord
+                                AND (f.m, f.u, f.c::jsonb, f.e) IS DISTINCT FROM (s.m, s.u, s.c::jsonb, s.e)))
             SELECT b.player_uuid, b.last_seq - c.n + 1 AS first_seq, b.last_seq, i.seq, i.notification_id
             FROM bumped b JOIN counts c ON c.p = b.player_uuid LEFT JOIN inserted i ON i.player_uuid = b.player_uuid
+            WHERE (SELECT count(refused) FROM conflicts) = 0
             ORDER BY b.player_uuid, i.seq""";
     private static final String AFTER = """
             SELECT seq, notification_id, message, svc_url, custom_data::text AS custom_data, etag, created

@@ -13,7 +13,8 @@ import java.util.UUID;
 
 /**
  * The local stack's demo identities, made once and kept in {@code .outpost-local/demo.properties} (owner-only)
- * so a second run reuses them: a game client bound to a demo player with {@code notification:player:*} and
+ * so a second run reuses them: a game client bound to a demo player with {@code notification:player:self:*} (its
+ * own notifications, read and write: never another player's) and
  * {@code sandbox:config:view}, an admin client with {@code auth:clients:admin}, and a demo sandbox. They reach
  * auth-service as bootstrap clients through an extra configuration file ({@code QUARKUS_CONFIG_LOCATIONS}),
  * so no secret appears on a command line.
@@ -47,7 +48,7 @@ public record Demo(String clientId, String clientSecret, UUID player, String adm
         Properties props = new Properties();
         String game = "outpost.auth.bootstrap-clients." + clientId + ".";
         props.setProperty(game + "secret", clientSecret);
-        props.setProperty(game + "permissions", "notification:player:*,sandbox:config:view");
+        props.setProperty(game + "permissions", "notification:player:self:*,sandbox:config:view");
         props.setProperty(game + "player-uuid", player.toString());
         String admin = "outpost.auth.bootstrap-clients." + adminId + ".";
         props.setProperty(admin + "secret", adminSecret);
