@@ -35,8 +35,7 @@ class ClientCutoffTest {
     @Test
     void aSecretRotatedWithoutGraceCutsOffTwoCacheLifetimesAheadAndTheNewSecretsTokenWaitsForIt() {
         String id = "cutoff-" + UUID.randomUUID().toString().substring(0, 8);
-        String secret = admin().contentType(ContentType.JSON).body(Map.of("client_id", id, "permissions",
-                List.of("sandbox:config:view"))).post(CLIENTS).then().statusCode(201).extract().path("client_secret");
+        String secret = create(id);
         String before = token(id, secret);
         Instant asked = Instant.now();
         JsonPath rotated = admin().queryParam("grace_seconds", 0).post(CLIENTS + "/" + id + "/secret").then()
@@ -60,8 +59,7 @@ class ClientCutoffTest {
     @Test
     void aDisabledClientsTokensIssuedUpToTheCutoffAreAllRevoked() {
         String id = "cutoff-" + UUID.randomUUID().toString().substring(0, 8);
-        String secret = admin().contentType(ContentType.JSON).body(Map.of("client_id", id, "permissions",
-                List.of("sandbox:config:view"))).post(CLIENTS).then().statusCode(201).extract().path("client_secret");
+        String secret = create(id);
         String before = token(id, secret);
         Instant cutoff = Instant.parse(admin().post(CLIENTS + "/" + id + "/disable").then().statusCode(200).extract()
                 .path("tokens_revoked_before"));
@@ -69,6 +67,12 @@ class ClientCutoffTest {
         assertThat(cutoff).isAfter(Instant.now().plusSeconds(1));
         assertThat(introspect(before).getBoolean("active")).isFalse();
         tokenRequest(id, secret).post(TOKEN_PATH).then().statusCode(401);
+    }
+
+    /** A new client {@code id}; answers its secret. */
+    private static String create(String id) {
+        return admin().contentType(ContentType.JSON).body(Map.of("client_id", id, "permissions",
+                List.of("sandbox:config:view"))).post(CLIENTS).then().statusCode(201).extract().path("client_secret");
     }
 
     private static RequestSpecification admin() {
