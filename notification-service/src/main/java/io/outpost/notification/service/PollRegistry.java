@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -43,7 +44,7 @@ import io.vertx.core.Vertx;
  * those of revoked tokens or disabled clients are answered 403 ({@link HeldPoll#endIfRefused}).
  */
 @ApplicationScoped
-public class PollRegistry implements NotificationStore.Stored {
+public class PollRegistry {
 
     private static final Logger LOG = Logger.getLogger(PollRegistry.class);
     /** Players per head query of a recheck. */
@@ -59,13 +60,42 @@ public class PollRegistry implements NotificationStore.Stored {
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
     private final int maxPerPlayer;
     private final int maxPolls;
-    private final NotificationStore store;
     private final Vertx vertx;
     private final AtomicBoolean recheckRunning = new AtomicBoolean();
     private final AtomicBoolean recheckAgain = new AtomicBoolean();
     private final AtomicBoolean recheckScheduled = new AtomicBoolean();
     private final AtomicBoolean tokenSweepScheduled = new AtomicBoolean();
-    private final long sweeper;
+    private final NotificationStore.Stored insertsHere = new NotificationStore.Stored() {
+        @Override
+        public void stored(StoredBatch batch) {
+            PollRegistry.this.stored(batch);
+        }
+
+        @Override
+        public void failed(Throwable failure) {
+            recheckSoon(); // the insert may have committed without saying so (its announcement is skipped here)
+        }
+    };
+    /** What a held poll may ask of its registry. */
+    private final PollHost host = new PollHost() {
+        @Override
+        public boolean closing() {
+            return closing;
+        }
+
+        @Override
+        public void recheckSoon() {
+            PollRegistry.this.recheckSoon();
+        }
+
+        @Override
+        public void release(HeldPoll poll) {
+            PollRegistry.this.release(poll);
+        }
+    };
+    private final NotificationStore store;
+    private final RevocationList revocations;
+    private long sweeper;
     private volatile boolean closing;
     /** False while announcements may be missed (not listening): then no poll starts from memory. */
     private volatile boolean announcementsComplete;
@@ -76,12 +106,23 @@ public class PollRegistry implements NotificationStore.Stored {
         this.maxPolls = config.maxPolls();
         this.store = store;
         this.vertx = vertx;
+        this.revocations = revocations;
         meters.gauge("outpost.notification.polls.held", held);
         Gauge.builder("outpost.notification.polls.max", () -> maxPolls)
                 .description("Long polls this instance holds at most (one more is answered 503)").register(meters);
-        store.listen(this);
+    }
+
+    /** Once built: told of this instance's inserts and of revocations, and sweeping idle players. */
+    @PostConstruct
+    void listen() {
+        store.listen(insertsHere);
         revocations.onApplied(revocation -> tokenSweepSoon());
-        this.sweeper = vertx.setPeriodic(TimeUnit.NANOSECONDS.toMillis(KEEP_IDLE_NANOS) / 2, id -> sweep());
+        sweeper = vertx.setPeriodic(TimeUnit.NANOSECONDS.toMillis(KEEP_IDLE_NANOS) / 2, id -> sweep());
+    }
+
+    /** What held polls may ask of this registry. */
+    PollHost host() {
+        return host;
     }
 
     /** Forgets players idle for a while; atomically with the check, so a poll admitted meanwhile is never lost. */
@@ -177,8 +218,7 @@ public class PollRegistry implements NotificationStore.Stored {
      * This instance committed {@code batch}: polls that follow on from it are answered from it, the others (a
      * gap to fill) by one query together.
      */
-    @Override
-    public void stored(StoredBatch batch) {
+    private void stored(StoredBatch batch) {
         List<HeldPoll.Need> needs = new ArrayList<>();
         batch.players().forEach((player, part) -> {
             PlayerPolls polls = byPlayer.get(player);
@@ -253,15 +293,6 @@ public class PollRegistry implements NotificationStore.Stored {
         }
     }
 
-    /**
-     * An insert of this instance failed, and may have committed without saying so: since its announcement is
-     * skipped here and its retry inserts nothing new, the held polls look again (batched).
-     */
-    @Override
-    public void failed(Throwable failure) {
-        recheckSoon();
-    }
-
     /** A held poll could not look for notifications: one recheck in a second, however many ask for it. */
     void recheckSoon() {
         if (recheckScheduled.compareAndSet(false, true)) {
@@ -311,10 +342,6 @@ public class PollRegistry implements NotificationStore.Stored {
     public int waitingBy(UUID player) {
         PlayerPolls polls = byPlayer.get(player);
         return polls == null ? 0 : (int) polls.polls().stream().filter(HeldPoll::waiting).count();
-    }
-
-    boolean closing() {
-        return closing;
     }
 
     /**

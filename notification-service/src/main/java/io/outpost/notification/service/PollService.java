@@ -43,15 +43,15 @@ public class PollService {
      * (DESIGN §4a). Answers the handle that lets go of the poll when the client goes away first.
      */
     public Runnable poll(PollRequest request, VerifiedToken token, PollAnswer answer) {
-        HeldPoll poll = new HeldPoll(request, token, tokens, store, registry, vertx);
+        HeldPoll poll = new HeldPoll(request, token, tokens, store, registry.host(), vertx, answer);
         Cursors.Start known;
         try {
             known = registry.admit(poll);
         } catch (PollRefusedException refused) {
-            answer.failed(refused);
+            answer.failed(refused); // never admitted: nothing to let go of
             return NOTHING;
         }
-        poll.begin(answer, known);
+        poll.begin(known);
         return poll::release;
     }
 

@@ -1,7 +1,6 @@
 package io.outpost.notification.store;
 
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,107 +40,6 @@ public class NotificationStore {
 
     /** The PostgreSQL channel on which stored notifications are announced (V3__announce_stored.sql). */
     public static final String WAKE_CHANNEL = "outpost_notification_stored";
-
-    /**
-     * A whole batch in one statement (one round trip, its own transaction): count each player's rows, bump their
-     * {@code player_cursor} rows (locked in player order until commit), number the rows from the bumped values
-     * in batch order, insert them skipping repeated ids. The {@code notification_stored} trigger sends the NOTIFY.
-     * {@code stored_at} is read after the player's row lock is held, so it grows with the sequence within a player
-     * and the retention purge, which deletes by it, always removes a prefix. A row skipped as a repeat whose content
-     * ({@code message}, {@code svc_url}, {@code custom_data} as JSON, {@code etag}) differs from the stored one or
-     * from its first occurrence in the batch fails the whole statement ({@code refuse_conflicting_id}, V6): a data
-     * exception, which the ingest isolates and dead-letters. Only skipped rows are compared, so a batch without
-     * repeats pays nothing for it.
-     */
-    private static final String INSERT_BATCH = """
-            WITH batch AS (
-                SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                                     $7::timestamptz[]) WITH ORDINALITY AS r(p, i, m, u, c, e, t, ord)),
-            counts AS (SELECT p, count(*) AS n FROM batch GROUP BY p),
-            bumped AS (
-                INSERT INTO notification.player_cursor AS pc (player_uuid, last_seq)
-                SELECT p, n FROM counts ORDER BY p
-                ON CONFLICT (player_uuid) DO UPDATE SET last_seq = pc.last_seq + EXCLUDED.last_seq
-                RETURNING player_uuid, last_seq),
-            numbered AS (SELECT batch.*, row_number() OVER (PARTITION BY p ORDER BY ord) AS rn FROM batch),
-            inserted AS (
-            INSERT INTO notification.notification
-                (player_uuid, seq, notification_id, message, svc_url, custom_data, etag, created, stored_at)
-            SELECT n.p, b.last_seq - c.n + n.rn, n.i, n.m, n.u, n.c::json, n.e, n.t, clock_timestamp()
-            FROM numbered n JOIN counts c ON c.p = n.p JOIN bumped b ON b.player_uuid = n.p
-            ORDER BY n.p, n.rn
-            ON CONFLICT (player_uuid, notification_id) DO NOTHING
-            RETURNING player_uuid, seq, notification_id),
-            skipped AS (
-                SELECT n.* FROM numbered n JOIN counts c ON c.p = n.p JOIN bumped b ON b.player_uuid = n.p
-                WHERE NOT EXISTS (SELECT 1 FROM inserted i
-                                  WHERE i.player_uuid = n.p AND i.seq = b.last_seq - c.n + n.rn)),
-            conflicts AS (
-                SELECT notification.refuse_conflicting_id(s.p, s.i) AS refused FROM skipped s
-                WHERE EXISTS (SELECT 1 FROM notification.notification o
-                              WHERE o.player_uuid = s.p AND o.notification_id = s.i
-                                AND (o.message, o.svc_url, o.custom_data::jsonb, o.etag)
-                                    IS DISTINCT FROM (s.m, s.u, s.c::jsonb, s.e))
-                   OR EXISTS (SELECT 1 FROM numbered f
-                              WHERE f.p = s.p AND f.i = s.i AND f.ord < s.ord
-                                AND (f.m, f.u, f.c::jsonb, f.e) IS DISTINCT FROM (s.m, s.u, s.c::jsonb, s.e)))
-            SELECT b.player_uuid, b.last_seq - c.n + 1 AS first_seq, b.last_seq, i.seq, i.notification_id
-            FROM bumped b JOIN counts c ON c.p = b.player_uuid LEFT JOIN inserted i ON i.player_uuid = b.player_uuid
-            WHERE (SELECT count(refused) FROM conflicts) = 0
-            ORDER BY b.player_uuid, i.seq""";
-    private static final String AFTER = """
-            SELECT seq, notification_id, message, svc_url, custom_data::text AS custom_data, etag, created
-            FROM notification.notification WHERE player_uuid = $1 AND seq > $2 ORDER BY seq LIMIT $3""";
-    /**
-     * Where each of several new polls starts and what follows, in one round trip and one snapshot: for each
-     * (player $1, cursor as an id of the player's $2, cursor as a position token $3, earliest $4, limit $5), in
-     * order ($k), the sequence the cursor names, the player's last sequence, and up to the limit of notifications
-     * after the start (the same rule as {@code Cursors.resolve}). A poll without notifications gives one row with
-     * a null {@code seq}.
-     */
-    private static final String START_MANY = """
-            WITH w AS (
-                SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::bool[], $5::int[])
-                    WITH ORDINALITY AS w(p, id, tok, earliest, lim, k)),
-            pos AS (
-                SELECT w.*,
-                       (SELECT seq FROM notification.notification WHERE player_uuid = w.p AND notification_id = w.id)
-                           AS named_seq,
-                       COALESCE((SELECT last_seq FROM notification.player_cursor WHERE player_uuid = w.p), 0) AS last_seq
-                FROM w)
-            SELECT pos.k, pos.named_seq, pos.last_seq, n.seq, n.notification_id, n.message, n.svc_url,
-                   n.custom_data::text AS custom_data, n.etag, n.created
-            FROM pos LEFT JOIN LATERAL (
-                SELECT * FROM notification.notification
-                WHERE player_uuid = pos.p AND seq > CASE
-                    WHEN pos.named_seq IS NOT NULL THEN pos.named_seq
-                    WHEN pos.tok IS NOT NULL AND pos.tok <= pos.last_seq THEN pos.tok
-                    WHEN pos.earliest THEN 0
-                    ELSE pos.last_seq END
-                ORDER BY seq LIMIT pos.lim) n ON true
-            ORDER BY pos.k, n.seq""";
-    /**
-     * Up to $2 players' oldest notifications: for each player with a notification stored before $1, everything up
-     * to and including the last such one in its sequence — always a prefix, never a hole in the middle.
-     */
-    private static final String PURGE = """
-            WITH old AS (
-                SELECT player_uuid, max(seq) AS upto FROM notification.notification
-                WHERE stored_at < $1 GROUP BY player_uuid LIMIT $2)
-            DELETE FROM notification.notification n USING old
-            WHERE n.player_uuid = old.player_uuid AND n.seq <= old.upto""";
-    /** For each (player $1, after $2, limit $3): that many of the player's notifications after that sequence. */
-    private static final String AFTER_MANY = """
-            SELECT w.k, n.seq, n.notification_id, n.message, n.svc_url, n.custom_data::text AS custom_data, n.etag,
-                   n.created
-            FROM unnest($1::uuid[], $2::bigint[], $3::int[]) WITH ORDINALITY AS w(p, after, lim, k)
-            CROSS JOIN LATERAL (
-                SELECT * FROM notification.notification WHERE player_uuid = w.p AND seq > w.after ORDER BY seq
-                LIMIT w.lim) n
-            ORDER BY w.k, n.seq""";
-    /** The last sequence handed out to each of the players $1 (players never notified are absent). */
-    private static final String HEADS = """
-            SELECT player_uuid, last_seq FROM notification.player_cursor WHERE player_uuid = ANY($1)""";
 
     private final Pool pool;
     private final Pool ingestPool;
@@ -214,28 +112,13 @@ public class NotificationStore {
         if (batch.isEmpty()) {
             return Uni.createFrom().item(StoredBatch.EMPTY);
         }
-        int size = batch.size();
-        UUID[] players = new UUID[size];
-        String[] ids = new String[size];
-        String[] messages = new String[size];
-        String[] urls = new String[size];
-        String[] data = new String[size];
-        String[] etags = new String[size];
-        OffsetDateTime[] created = new OffsetDateTime[size];
-        for (int i = 0; i < size; i++) {
-            NewNotification n = batch.get(i);
-            players[i] = n.player();
-            ids[i] = n.notificationId();
-            messages[i] = n.message();
-            urls[i] = n.svcUrl();
-            data[i] = n.customDataJson();
-            etags[i] = n.etag();
-            created[i] = n.created().atOffset(ZoneOffset.UTC);
-        }
-        Tuple args = Tuple.tuple().addArrayOfUUID(players).addArrayOfString(ids).addArrayOfString(messages)
-                .addArrayOfString(urls).addArrayOfString(data).addArrayOfString(etags).addArrayOfOffsetDateTime(created);
+        Tuple args = Columns.of(batch).uuids(NewNotification::player).strings(NewNotification::notificationId)
+                .strings(NewNotification::message).strings(NewNotification::svcUrl)
+                .strings(NewNotification::customDataJson).strings(NewNotification::etag)
+                .times(n -> n.created().atOffset(ZoneOffset.UTC)).tuple();
         // cancelled in PostgreSQL when the ingest gives up on it (its store timeout), as history's appends are
-        return Transactions.withConnection(ingestPool, c -> c.preparedQuery(INSERT_BATCH).execute(args))
+        return Transactions.withConnection(ingestPool,
+                c -> c.preparedQuery(NotificationSql.INSERT_BATCH).execute(args))
                 .map(rows -> stored(batch, rows))
                 .invoke(stored -> listener.stored(stored)).onFailure().invoke(failure -> listener.failed(failure))
                 // given up on: it may have committed all the same, unannounced here, as a failed one may
@@ -281,7 +164,8 @@ public class NotificationStore {
      */
     public Uni<List<StoredNotification>> after(UUID player, long seq, int limit) {
         afterQueries.increment();
-        return deadline.query(pool, c -> c.preparedQuery(AFTER).execute(Tuple.of(player, seq, limit))).map(rows -> {
+        Tuple args = Tuple.of(player, seq, limit);
+        return deadline.query(pool, c -> c.preparedQuery(NotificationSql.AFTER).execute(args)).map(rows -> {
             List<StoredNotification> page = new ArrayList<>(rows.size());
             for (Row row : rows) {
                 page.add(stored(row));
@@ -299,16 +183,9 @@ public class NotificationStore {
      * in order, its notifications oldest first.
      */
     public Uni<List<List<StoredNotification>>> after(List<Want> wants) {
-        UUID[] players = new UUID[wants.size()];
-        Long[] afters = new Long[wants.size()];
-        Integer[] limits = new Integer[wants.size()];
-        for (int i = 0; i < wants.size(); i++) {
-            players[i] = wants.get(i).player();
-            afters[i] = wants.get(i).after();
-            limits[i] = wants.get(i).limit();
-        }
+        Tuple args = Columns.of(wants).uuids(Want::player).longs(Want::after).ints(Want::limit).tuple();
         afterManyQueries.increment();
-        return deadline.query(pool, c -> c.preparedQuery(AFTER_MANY).execute(Tuple.of(players, afters, limits))).map(rows -> {
+        return deadline.query(pool, c -> c.preparedQuery(NotificationSql.AFTER_MANY).execute(args)).map(rows -> {
             List<List<StoredNotification>> found = new ArrayList<>(wants.size());
             for (int i = 0; i < wants.size(); i++) {
                 found.add(new ArrayList<>());
@@ -343,21 +220,10 @@ public class NotificationStore {
     /** One query for several new polls: for each want, in order, its start. */
     Uni<List<Start>> start(List<StartWant> wants) {
         int size = wants.size();
-        UUID[] players = new UUID[size];
-        String[] ids = new String[size];
-        Long[] tokens = new Long[size];
-        Boolean[] earliest = new Boolean[size];
-        Integer[] limits = new Integer[size];
-        for (int i = 0; i < size; i++) {
-            StartWant want = wants.get(i);
-            players[i] = want.player();
-            ids[i] = want.notificationId();
-            tokens[i] = want.token();
-            earliest[i] = want.earliest();
-            limits[i] = want.limit();
-        }
+        Tuple args = Columns.of(wants).uuids(StartWant::player).strings(StartWant::notificationId)
+                .longs(StartWant::token).booleans(StartWant::earliest).ints(StartWant::limit).tuple();
         startQueries.increment();
-        return deadline.query(pool, c -> c.preparedQuery(START_MANY).execute(Tuple.of(players, ids, tokens, earliest, limits)))
+        return deadline.query(pool, c -> c.preparedQuery(NotificationSql.START_MANY).execute(args))
                 .map(rows -> {
                     List<Start> starts = new ArrayList<>(size);
                     List<StoredNotification> page = null;
@@ -381,7 +247,8 @@ public class NotificationStore {
     /** The last sequence handed out to each of {@code players}; players never notified are absent. */
     public Uni<Map<UUID, Long>> heads(List<UUID> players) {
         headQueries.increment();
-        return deadline.query(pool, c -> c.preparedQuery(HEADS).execute(Tuple.of(players.toArray(UUID[]::new))))
+        Tuple args = Tuple.of(players.toArray(UUID[]::new));
+        return deadline.query(pool, c -> c.preparedQuery(NotificationSql.HEADS).execute(args))
                 .map(rows -> {
                     Map<UUID, Long> heads = new HashMap<>(rows.size() * 2);
                     for (Row row : rows) {
@@ -396,7 +263,7 @@ public class NotificationStore {
      * {@code cutoff} (a prefix of each player's sequence); answers how many notifications were deleted.
      */
     public Uni<Integer> purgeStoredBefore(Instant cutoff, int players) {
-        return pool.preparedQuery(PURGE).execute(Tuple.of(cutoff.atOffset(ZoneOffset.UTC), players))
+        return pool.preparedQuery(NotificationSql.PURGE).execute(Tuple.of(cutoff.atOffset(ZoneOffset.UTC), players))
                 .map(rows -> rows.rowCount());
     }
 
