@@ -20,7 +20,7 @@ public abstract class ConsumedTopic<E> {
     /**
      * Where and how to consume; {@code storeTimeout}: how long one {@link #store} call may take before it is
      * abandoned and retried (a timeout); {@code storesInFlight}: batches stored at once at most, above 1 only
-     * when the store takes batches of different record keys in any order (see {@link TopicIngest.Builder#storesInFlight}).
+     * when the store takes batches of different record keys in any order (see {@link TopicIngestBuilder#storesInFlight}).
      */
     public record Settings(String bootstrapServers, String groupId, int maxBatch, boolean enabled,
             Duration storeTimeout, int storesInFlight) {

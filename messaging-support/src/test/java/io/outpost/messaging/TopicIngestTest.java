@@ -309,7 +309,7 @@ class TopicIngestTest {
 
     /**
      * Records arriving one by one make a batch each: their offsets are committed together, at most once per
-     * {@link TopicIngest#COMMIT_INTERVAL} (not once per batch), and all of them soon after the ingest has caught up.
+     * {@link OffsetCommits#INTERVAL} (not once per batch), and all of them soon after the ingest has caught up.
      */
     @Test
     void whileRecordsKeepComingTheirOffsetsAreCommittedTogetherNotOncePerBatch() throws Exception {
@@ -337,8 +337,8 @@ class TopicIngestTest {
         double commits = meters.find("outpost.ingest.commits").tag("topic", topic).counter().count();
         assertThat(batches).as("records sent 25 ms apart, each stored in a few ms").isGreaterThanOrEqualTo(records / 2);
         assertThat(commits).as("one commit per %d ms at most over %d ms, the last one after",
-                TopicIngest.COMMIT_INTERVAL.toMillis(), elapsedMillis)
-                .isBetween(1.0, (double) elapsedMillis / TopicIngest.COMMIT_INTERVAL.toMillis() + 2);
+                OffsetCommits.INTERVAL.toMillis(), elapsedMillis)
+                .isBetween(1.0, (double) elapsedMillis / OffsetCommits.INTERVAL.toMillis() + 2);
     }
 
     /**
