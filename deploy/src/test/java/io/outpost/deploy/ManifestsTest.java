@@ -192,7 +192,7 @@ class ManifestsTest {
         assertThat(paragraph.group()).doesNotContainPattern("ready until [^.]*Kafka");
     }
 
-    /** Live heap per held long poll with the image's collector settings (docs/benchmarks.md, Issue 10, fourth pass). */
+    /** Live heap per held long poll with the image's collector settings (docs/benchmarks.md, "Long-poll memory"). */
     static final long HELD_POLL_HEAP_BYTES = 6656; // 6.5 KiB
 
     /**

@@ -24,7 +24,8 @@ public interface HistoryConfig {
 
     /**
      * Database transactions a batch is stored in at once, each over its own connection (the batch's sandboxes
-     * dealt among them by lock slot, so they never wait on each other's locks). Measured in docs/benchmarks.md.
+     * dealt among them by lock slot, so they never wait on each other's locks). Measured: docs/benchmarks.md,
+     * "Decisions".
      */
     @WithDefault("2")
     int ingestWriters();

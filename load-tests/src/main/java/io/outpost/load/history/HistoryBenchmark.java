@@ -50,7 +50,7 @@ public final class HistoryBenchmark {
         int warm = Integer.parseInt(opts.getOrDefault("warm", "100000"));
         int requests = Integer.parseInt(opts.getOrDefault("requests", "2000"));
         // rounds of every read scenario before any is measured: after 1,000 the service was still compiling, and
-        // the p99s measured the JIT (docs/benchmarks.md, "Reads after a longer warm-up")
+        // the p99s measured the JIT (docs/benchmarks.md, "Decisions")
         int rounds = Integer.parseInt(opts.getOrDefault("rounds", "5000"));
         Map<String, String> serviceEnv = new java.util.HashMap<>();
         if (opts.containsKey("batch")) {

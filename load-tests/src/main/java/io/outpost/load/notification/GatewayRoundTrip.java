@@ -32,7 +32,7 @@ import io.outpost.testsupport.local.OutpostStack;
  * poll) and times the publish request's start to the poll's answer. One round at a time: no load but this.
  * The same rounds then go straight to notification-service, so the gateway's share shows. The warm-up is long
  * enough for the JIT to compile the path: measured after 1,000 rounds the p50 through the gateway is ≈ 1.4 × the
- * one after 5,000 (docs/benchmarks.md, issue 10, eleventh pass), so it prints the p50 of each {@value #WINDOW}
+ * one after 5,000 (docs/benchmarks.md, "Decisions"), so it prints the p50 of each {@value #WINDOW}
  * rounds of its warm-up, to show where the figure settles. A warm-up round waits {@value #WARMUP_HOLD_MILLIS} ms
  * for its poll to be held, a measured one {@value #HOLD_MILLIS} ms (the longer pause reads ≈ 1 ms slower).
  * Settings: -Drounds=300 -Dwarmup=5000.

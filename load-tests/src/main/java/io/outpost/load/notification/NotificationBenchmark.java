@@ -62,7 +62,7 @@ public final class NotificationBenchmark {
      * Seconds of each rate run before measuring: the first collections after opening many polls copy them all, and
      * the JVMs (the service's, the broker's, this one's) take minutes under load to settle — after 20 s the p99 at
      * 1,000/s read 716–2,509 ms (Kafka alone 47–57 ms), after 180 s 51–53 ms (Kafka alone 8–9 ms; docs/benchmarks.md,
-     * issue 10, twelfth pass).
+     * "Decisions").
      */
     private static final int WARMUP = Integer.getInteger("warmup", 180);
     private static final int IDLE = Integer.getInteger("idle", 19_000);

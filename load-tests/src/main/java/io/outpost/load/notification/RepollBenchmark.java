@@ -13,7 +13,7 @@ import io.outpost.testsupport.BackingServices;
 import io.outpost.testsupport.TestTokens;
 
 /**
- * Issue 12, point 7: how many long-poll re-polls per second one notification-service replica can verify, with
+ * How many long-poll re-polls per second one notification-service replica can verify, with
  * and without its verified-token cache (docs/benchmarks.md, "Bearer-token verification"). A closed loop of
  * keep-alive connections, each re-polling ({@code deadline=0}) with its own player's ES256 token, against the
  * built service in its own JVM; two request kinds per mode:

@@ -34,7 +34,7 @@ public interface NotificationConfig {
      * Records stored per ingest batch at most (one transaction; offsets are committed at most every 100 ms). A cap,
      * not a wait: a batch holds what one poll of Kafka brought, so under a steady flow batches stay small and only a
      * backlog fills them. 2,000 stores a warm backlog ≈ 1.3× as fast as 500 on the 2-core box (docs/benchmarks.md,
-     * seventh pass); a batch's bytes stay bounded by the consumer's fetch size either way.
+     * "Decisions"); a batch's bytes stay bounded by the consumer's fetch size either way.
      */
     @WithDefault("2000")
     int ingestBatchSize();

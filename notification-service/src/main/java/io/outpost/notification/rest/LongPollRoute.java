@@ -37,13 +37,13 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * Spec §4.2: a player reads their own notifications by long poll. Served by a Vert.x route below Quarkus REST:
  * a held poll then keeps no REST request context, CDI request context or captured contexts (live heap per held
- * poll 10.7 → 6.5 KiB with the token headers dropped below: docs/benchmarks.md, "Issue 10, fourth pass"). It
+ * poll 10.7 → 6.5 KiB with the token headers dropped below: docs/benchmarks.md, "Long-poll memory"). It
  * checks and answers exactly as the other endpoints do ({@link BearerTokenFilter}, {@link InputParser},
  * {@link RouteAnswers}): a bearer token with one of the read permissions and a player, then the query. A held poll
  * lasts no longer than its token: it is answered 403 when the token is revoked or its client disabled, or when its
- * {@code exp} passes ({@link PollService}). As Quarkus
- * REST did: HEAD is the poll without its body, OPTIONS lists the methods, any other method is a 405; unlike it,
- * the answer is JSON whatever the request's {@code Accept}.
+ * {@code exp} passes ({@link PollService}). As the Quarkus
+ * REST endpoints do: HEAD is the poll without its body, OPTIONS lists the methods, any other method is a 405;
+ * unlike them, the answer is JSON whatever the request's {@code Accept}.
  */
 @Singleton
 public class LongPollRoute {
@@ -74,7 +74,7 @@ public class LongPollRoute {
      * Installed ahead of Quarkus's HTTP security handlers (authentication at order {@code -200}, then the
      * authorization and the REST template-path lookup), which have nothing to do for a poll — no Quarkus
      * authentication mechanism is on, no HTTP permission is set, the route checks its own bearer token — and cost
-     * ≈ 10 % of the service's allocation per delivered notification (docs/benchmarks.md, "nineteenth pass"). So
+     * ≈ 10 % of the service's allocation per delivered notification (docs/benchmarks.md, "Decisions"). So
      * it also comes before Quarkus's check of a declared body size (order {@code -2}), which it makes itself.
      */
     void install(@Observes Router router) {
@@ -106,9 +106,9 @@ public class LongPollRoute {
             String token = BearerTokenFilter.bearerToken(request);
             // Read once: a held poll keeps none of its request's headers — no copy of the token (≈ 0.6 KiB a poll;
             // nor does a heap dump show it) and none of what a proxy and the client's HTTP library add (≈ 2 KiB
-            // through an ingress, docs/benchmarks.md). Nothing reads them later: the response's keep-alive was
-            // decided when the request began, the forwarded address and host when it was routed, the query is
-            // in the URI.
+            // through an ingress, docs/benchmarks.md, "Decisions"). Nothing reads them later: the response's
+            // keep-alive was decided when the request began, the forwarded address and host when it was routed,
+            // the query is in the URI.
             request.headers().clear();
             verifier.verify(token).subscribe().with(
                     verified -> onContext(context, () -> start(request, verified)),

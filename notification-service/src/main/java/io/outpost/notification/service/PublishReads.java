@@ -13,9 +13,9 @@ import io.outpost.notification.messaging.PublishFailedException;
 
 /**
  * Bounds the heap that publish bodies take while they are read and checked: a body is bound into objects (each
- * entry a record of strings; {@code custom_data} kept as its text since issue 10, bound into maps and lists before,
- * 15–30 times its size for one of many tiny values), so twenty large bodies at once — one per worker thread —
- * could exhaust the heap (an audit did it with three 9 MB bodies when the limit was 10 MiB). Each read holds a
+ * entry a record of strings, {@code custom_data} kept as its text: 15–30 times its size for one of many tiny
+ * values), so twenty large bodies at once — one per worker thread — could exhaust the heap (three 9 MB bodies take
+ * a replica with {@code -Xmx512m} out of heap). Each read holds a
  * share of {@code outpost.notification.publish-read-budget} by its size (in KiB), until its publish ends — a small
  * one whose share is free goes ahead of large ones waiting for theirs —; one that does not get its share within
  * the publish timeout is refused 503, as a publish Kafka does not take is. Never called on an event loop: it may

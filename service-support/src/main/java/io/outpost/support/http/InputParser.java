@@ -64,7 +64,7 @@ public final class InputParser {
      * ({@code =} before any other character of it is skipped), a parameter without one has the value {@code ""},
      * and an empty one ({@code a=1&&b=2}) is none. Every parameter is read — the request line's 8 KiB bound them —
      * so none is dropped unseen. Not kept on the request, as {@link HttpServerRequest#params()} would be: a held
-     * long poll would carry that map until its answer (≈ 0.5 KiB a poll, docs/benchmarks.md).
+     * long poll would carry that map until its answer (≈ 0.5 KiB a poll, docs/benchmarks.md, "Decisions").
      */
     static Map<String, List<String>> query(String uri) {
         int start = uri == null ? -1 : uri.indexOf('?');

@@ -47,7 +47,7 @@ public interface SecurityConfig {
 
     /**
      * Verified tokens remembered until they expire, so that a client polling in a loop pays for one signature
-     * check (docs/benchmarks.md shows why). 0 verifies every request.
+     * check (docs/benchmarks.md, "Bearer-token verification"). 0 verifies every request.
      */
     @WithDefault("20000")
     int verifiedTokenCacheSize();
