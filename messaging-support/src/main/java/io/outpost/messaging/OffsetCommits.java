@@ -23,8 +23,9 @@ final class OffsetCommits {
     /**
      * How often at most the offsets of the batches stored since the last commit are committed: a commit per batch
      * cost the broker an offset-commit request (an append to its offsets topic) for every few records at 1,000
-     * records/s, where batches are small (docs/benchmarks.md, "Decisions"). A crash re-delivers up to this much more, into a store
-     * that holds it already; an idle ingest comes round every poll, so the last batch is committed within both.
+     * records/s, where batches are small (docs/benchmarks.md, "Decisions"). A crash re-delivers up to this much
+     * more, into a store that holds it already; an idle ingest comes round every poll, so the last batch is
+     * committed within both.
      */
     static final Duration INTERVAL = Duration.ofMillis(100);
     private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
