@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 import io.outpost.history.store.HistoryReader;
+import io.outpost.history.store.ListingFilter;
 import io.outpost.history.store.ListingQuery;
 import io.outpost.history.store.StoredTransaction;
 import io.outpost.history.store.TransactionStore;
@@ -50,7 +51,8 @@ class LateCommitTest {
     }
 
     private List<StoredTransaction> read(UUID sandbox, boolean ascending, Long after) {
-        return reader.list(new ListingQuery(sandbox, "role", List.of(), List.of(), null, ascending, after, 100, Long.MAX_VALUE))
+        return reader.list(new ListingQuery(new ListingFilter(sandbox, "role", List.of(), List.of(), null, ascending), after,
+                100, Long.MAX_VALUE))
                 .await().atMost(Duration.ofSeconds(10)).rows();
     }
 

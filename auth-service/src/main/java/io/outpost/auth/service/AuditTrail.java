@@ -14,7 +14,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.auth.config.AuthConfig;
-import io.outpost.auth.repository.OutboxRecord;
+import io.outpost.auth.store.OutboxRecord;
 import io.outpost.support.security.revocation.Revocation;
 
 /**

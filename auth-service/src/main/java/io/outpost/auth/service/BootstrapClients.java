@@ -19,8 +19,8 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import io.outpost.auth.config.AuthConfig;
-import io.outpost.auth.repository.ClientEntity;
-import io.outpost.auth.repository.ClientRepository;
+import io.outpost.auth.store.ClientEntity;
+import io.outpost.auth.store.ClientRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;

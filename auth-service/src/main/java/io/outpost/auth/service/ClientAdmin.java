@@ -14,11 +14,11 @@ import jakarta.persistence.LockModeType;
 
 import io.outpost.auth.config.AuthConfig;
 import io.outpost.auth.messaging.OutboxRelay;
-import io.outpost.auth.repository.ClientEntity;
-import io.outpost.auth.repository.ClientRepository;
-import io.outpost.auth.repository.OutboxRecord;
-import io.outpost.auth.repository.RevokedTokenEntity;
-import io.outpost.auth.repository.RevokedTokenRepository;
+import io.outpost.auth.store.ClientEntity;
+import io.outpost.auth.store.ClientRepository;
+import io.outpost.auth.store.OutboxRecord;
+import io.outpost.auth.store.RevokedTokenEntity;
+import io.outpost.auth.store.RevokedTokenRepository;
 import io.outpost.support.security.revocation.Revocation;
 import io.outpost.support.security.revocation.RevocationList;
 import io.quarkus.hibernate.reactive.panache.Panache;

@@ -16,7 +16,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.outpost.auth.config.AuthConfig;
-import io.outpost.auth.repository.ClientRepository;
+import io.outpost.auth.store.ClientRepository;
 import io.outpost.support.security.revocation.Revocation;
 import io.outpost.support.security.revocation.RevocationList;
 import io.outpost.support.store.StoreUnavailableException;

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import io.outpost.auth.repository.ClientEntity;
+import io.outpost.auth.store.ClientEntity;
 
 /**
  * An immutable copy of a client row, safe to cache and share between threads.

@@ -12,6 +12,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.RestPath;
 
 import io.outpost.history.service.HistoryRequest;
+import io.outpost.history.store.ListingFilter;
 import io.outpost.history.service.HistoryService;
 import io.outpost.model.Limits;
 import io.outpost.model.Permissions;
@@ -48,8 +49,8 @@ public class HistoryResource {
         String cursor = cursor(in);
         int pageSize = pageSize(in);
         in.throwIfInvalid();
-        return history.list(new HistoryRequest(sandbox, ConfigTransactionEvent.ROLE, roleIds, legacyIds, name,
-                "asc".equals(sort), cursor, pageSize));
+        return history.list(new HistoryRequest(ListingFilter.of(sandbox, ConfigTransactionEvent.ROLE, roleIds,
+                legacyIds, name, "asc".equals(sort)), cursor, pageSize));
     }
 
     @GET
@@ -61,8 +62,9 @@ public class HistoryResource {
         String cursor = cursor(in);
         int pageSize = pageSize(in);
         in.throwIfInvalid();
-        return history.list(new HistoryRequest(sandbox, ConfigTransactionEvent.MATCH_MAKING_PROFILE_LIST,
-                resourceId == null ? List.of() : List.of(resourceId), List.of(), null, false, cursor, pageSize));
+        ListingFilter filter = ListingFilter.of(sandbox, ConfigTransactionEvent.MATCH_MAKING_PROFILE_LIST,
+                resourceId == null ? List.of() : List.of(resourceId), List.of(), null, false);
+        return history.list(new HistoryRequest(filter, cursor, pageSize));
     }
 
     private static String cursor(InputParser in) {

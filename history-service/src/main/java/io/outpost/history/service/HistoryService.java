@@ -42,7 +42,7 @@ public class HistoryService {
      */
     public Uni<HistoryPage> list(HistoryRequest request) {
         return deadline.bound(cursors.ready().chain(() -> {
-            String listing = request.listing();
+            String listing = request.filter().listing();
             Long after = null;
             if (!Limits.CURSOR_START.equals(request.cursor())) {
                 after = cursors.decode(request.cursor(), listing);
@@ -50,9 +50,7 @@ public class HistoryService {
                     throw new InvalidInputException(FOREIGN_CURSOR);
                 }
             }
-            ListingQuery query = new ListingQuery(request.sandboxId(), request.resourceType(), request.resourceIds(),
-                    request.legacyIds(), request.nameContains(), request.ascending(), after, request.pageSize(),
-                    pageBytes);
+            ListingQuery query = new ListingQuery(request.filter(), after, request.pageSize(), pageBytes);
             return reader.list(query).map(found -> page(found, request, listing));
         }));
     }

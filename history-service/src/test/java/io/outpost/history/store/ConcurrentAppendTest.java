@@ -66,7 +66,8 @@ class ConcurrentAppendTest {
     }
 
     private List<String> names(UUID sandbox) {
-        return reader.list(new ListingQuery(sandbox, "role", List.of(), List.of(), null, true, null, 100, Long.MAX_VALUE))
+        return reader.list(new ListingQuery(new ListingFilter(sandbox, "role", List.of(), List.of(), null, true), null, 100,
+                Long.MAX_VALUE))
                 .await().atMost(Duration.ofSeconds(10)).rows().stream().map(r -> r.transaction().versionId()).toList();
     }
 

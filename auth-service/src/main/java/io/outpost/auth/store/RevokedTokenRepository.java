@@ -1,4 +1,4 @@
-package io.outpost.auth.repository;
+package io.outpost.auth.store;
 
 import java.time.Instant;
 
