@@ -196,29 +196,66 @@ class ProdOverlayTest {
         }
     }
 
+    /**
+     * notification-service scales on its held polls (below its cap), served by the prometheus-adapter rule the overlay
+     * ships for exactly that metric, and on CPU beside it: the HPA follows the larger, and CPU alone while the
+     * held-polls metric cannot be had.
+     */
     @Test
-    void notificationServiceScalesOnHeldPollsBelowItsCap() throws Exception {
+    void notificationServiceScalesOnHeldPollsBelowItsCapWithACpuFallback() throws Exception {
         JsonNode metrics = prod.named("HorizontalPodAutoscaler", "notification-service").path("spec").path("metrics");
-        assertThat(metrics).hasSize(1);
-        JsonNode pods = metrics.get(0);
-        assertThat(pods.path("type").asText()).isEqualTo("Pods");
-        assertThat(pods.path("pods").path("metric").path("name").asText()).isEqualTo("outpost_notification_polls_held");
+        assertThat(metrics).hasSize(2);
+        JsonNode pods = Rendered.list(metrics).stream().filter(m -> m.path("type").asText().equals("Pods"))
+                .findFirst().orElseThrow();
+        String metric = pods.path("pods").path("metric").path("name").asText();
+        assertThat(metric).isEqualTo("outpost_notification_polls_held");
         Properties config = Rendered.configEnv("notification-service");
         long cap = Long.parseLong(config.getProperty("OUTPOST_NOTIFICATION_MAX_POLLS"));
         assertThat(Long.parseLong(pods.path("pods").path("target").path("averageValue").asText())).isLessThan(cap);
+        JsonNode cpu = Rendered.list(metrics).stream().filter(m -> m.path("type").asText().equals("Resource"))
+                .findFirst().orElseThrow().path("resource");
+        assertThat(cpu.path("name").asText()).isEqualTo("cpu");
+        assertThat(cpu.path("target").path("averageUtilization").asInt()).isBetween(50, 90);
+        assertThat(prod.container("notification-service").path("resources").path("requests").path("cpu").asText())
+                .as("a CPU request, which the utilisation is measured against").isNotEmpty();
+
+        JsonNode adapter = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(
+                prodFile("monitoring/prometheus-adapter-values.yaml").toFile());
+        JsonNode rule = adapter.path("rules").path("custom").get(0);
+        assertThat(rule.path("name").path("as").asText()).isEqualTo(metric);
+        assertThat(rule.path("seriesQuery").asText()).startsWith(metric + "{");
+        assertThat(rule.path("resources").path("overrides").path("pod").path("resource").asText()).isEqualTo("pod");
+        assertThat(rule.path("metricsQuery").asText()).contains("by (<<.GroupBy>>)");
     }
 
+    /**
+     * Backups and WAL go through the Barman Cloud plugin (not the deprecated in-tree barmanObjectStore) to the
+     * parameterised object store, the daily ScheduledBackup by the plugin's method too; the restore drill in
+     * docs/operations.md restores from that same store.
+     */
     @Test
-    void theDatabaseIsBackedUpToTheParameterisedObjectStore() {
-        JsonNode backup = prod.named("Cluster", "outpost-db").path("spec").path("backup");
-        assertThat(backup.path("barmanObjectStore").path("destinationPath").asText())
+    void theDatabaseIsBackedUpThroughThePluginToTheParameterisedObjectStore() throws Exception {
+        JsonNode cluster = prod.named("Cluster", "outpost-db").path("spec");
+        assertThat(cluster.has("backup")).as("no in-tree barmanObjectStore").isFalse();
+        JsonNode plugin = cluster.path("plugins").get(0);
+        assertThat(plugin.path("name").asText()).isEqualTo("barman-cloud.cloudnative-pg.io");
+        assertThat(plugin.path("isWALArchiver").asBoolean()).isTrue();
+        String store = plugin.path("parameters").path("barmanObjectName").asText();
+        JsonNode objectStore = prod.named("ObjectStore", store).path("spec");
+        assertThat(objectStore.path("configuration").path("destinationPath").asText())
                 .isEqualTo(parameters.getProperty("backup-destination"));
-        assertThat(backup.path("retentionPolicy").asText()).matches("\\d+[dwm]");
-        assertThat(backup.path("barmanObjectStore").path("s3Credentials").path("accessKeyId").path("name").asText())
+        assertThat(objectStore.path("retentionPolicy").asText()).matches("\\d+[dwm]");
+        assertThat(objectStore.path("configuration").path("s3Credentials").path("accessKeyId").path("name").asText())
                 .isNotEmpty();
         JsonNode scheduled = prod.named("ScheduledBackup", "outpost-db-daily").path("spec");
         assertThat(scheduled.path("cluster").path("name").asText()).isEqualTo("outpost-db");
         assertThat(scheduled.path("schedule").asText().split(" ")).hasSize(6);
+        assertThat(scheduled.path("method").asText()).isEqualTo("plugin");
+        assertThat(scheduled.path("pluginConfiguration").path("name").asText()).isEqualTo(plugin.path("name").asText());
+        String drill = ProdKafkaAndMonitoringTest.section(Files.readString(Rendered.ROOT.resolve("docs/operations.md")),
+                "### Restore drill");
+        assertThat(drill).contains("barmanObjectName: " + store).contains("kubectl cnpg backup outpost-db --method plugin")
+                .contains("name: barman-cloud.cloudnative-pg.io");
     }
 
     static Path prodFile(String name) {

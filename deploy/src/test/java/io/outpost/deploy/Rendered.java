@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -26,12 +27,59 @@ record Rendered(String overlay, List<JsonNode> objects) {
         return kustomization("overlays/" + name);
     }
 
-    /** Any kustomization below deploy/, e.g. {@code ops/dead-letters}, which no overlay includes. */
+    /**
+     * Any kustomization below deploy/, e.g. {@code ops/dead-letters}, which no overlay includes; {@code
+     * overlays/prod+gateway-api} is the prod overlay with its edge component swapped for {@code
+     * components/gateway-api}, as docs/deploy.md ("Choosing the edge") says to.
+     */
     static Rendered kustomization(String dir) throws IOException, InterruptedException {
+        if (dir.contains("+")) {
+            return withEdge(dir.substring(0, dir.indexOf('+')), dir.substring(dir.indexOf('+') + 1));
+        }
+        return render(DEPLOY, dir);
+    }
+
+    /** An overlay rendered with another edge component, from a copy of deploy/ whose overlay names that one. */
+    static Rendered withEdge(String overlay, String edge) throws IOException, InterruptedException {
+        Path copy = Files.createTempDirectory("outpost-deploy");
+        try {
+            for (String dir : List.of("base", "components", "overlays")) {
+                copyTree(DEPLOY.resolve(dir), copy.resolve(dir));
+            }
+            Path kustomization = copy.resolve(overlay).resolve("kustomization.yaml");
+            String text = Files.readString(kustomization);
+            String swapped = text.replace("../../components/" + DEFAULT_EDGE, "../../components/" + edge);
+            if (swapped.equals(text)) {
+                throw new AssertionError(overlay + " does not name the component " + DEFAULT_EDGE);
+            }
+            Files.writeString(kustomization, swapped);
+            Rendered rendered = render(copy, overlay);
+            return new Rendered(rendered.overlay() + "+" + edge, rendered.objects());
+        } finally {
+            try (Stream<Path> files = Files.walk(copy)) {
+                for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
+    }
+
+    /** The edge component the overlays name. */
+    static final String DEFAULT_EDGE = "ingress-nginx";
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : files.toList()) {
+                Files.copy(file, to.resolve(from.relativize(file).toString()));
+            }
+        }
+    }
+
+    private static Rendered render(Path deploy, String dir) throws IOException, InterruptedException {
         String name = dir.replaceFirst("^overlays/", "");
         Process kubectl;
         try {
-            kubectl = new ProcessBuilder("kubectl", "kustomize", DEPLOY.resolve(dir).toString())
+            kubectl = new ProcessBuilder("kubectl", "kustomize", deploy.resolve(dir).toString())
                     .redirectErrorStream(true).start();
         } catch (IOException e) {
             throw new IOException("kubectl (with its built-in Kustomize) is needed to render deploy/overlays", e);
