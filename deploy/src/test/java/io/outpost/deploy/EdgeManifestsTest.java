@@ -3,7 +3,11 @@ package io.outpost.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -17,14 +21,24 @@ import com.fasterxml.jackson.databind.JsonNode;
  * The edge in both overlays (docs/deploy.md, "The admin API", "Client addresses", "Request paths at the
  * ingress"): the admin API is reachable only through its own Service and port, from namespaces the platform team
  * labels; the services learn the public URL and trust forwarded headers from the configured proxies only; the
- * Ingresses route the public prefixes alone.
+ * Ingresses, or the Gateway's HTTPRoutes, route the public prefixes alone; the notification routes keep a player on
+ * one replica.
  */
 class EdgeManifestsTest {
 
     @ParameterizedTest
-    @ValueSource(strings = { "dev", "prod" })
+    @ValueSource(strings = { "dev", "prod", "prod+gateway-api" })
     void theAdminApiHasItsOwnPortServiceAndPolicyAndNoRoute(String overlay) throws Exception {
         Rendered rendered = Rendered.overlay(overlay);
+        for (JsonNode route : rendered.ofKind("HTTPRoute")) {
+            for (JsonNode rule : Rendered.list(route.path("spec").path("rules"))) {
+                for (JsonNode backend : Rendered.list(rule.path("backendRefs"))) {
+                    assertThat(backend.path("name").asText()).isNotEqualTo("auth-service-admin");
+                    assertThat(rendered.named("Service", backend.path("name").asText()).path("spec").path("ports")
+                            .findValuesAsText("targetPort")).as("%s", backend).containsExactly("http");
+                }
+            }
+        }
         JsonNode auth = rendered.container("auth-service");
         JsonNode adminPort = Rendered.list(auth.path("ports")).stream()
                 .filter(p -> p.path("name").asText().equals("admin")).findFirst().orElseThrow();
@@ -139,5 +153,90 @@ class EdgeManifestsTest {
             assertThat(Rendered.configKeyOf(container, "QUARKUS_HTTP_PROXY_TRUSTED_PROXIES")).as(service)
                     .isEqualTo("trusted-proxies");
         }
+    }
+
+    /**
+     * Player affinity at the ingress-nginx edge (docs/scaling.md): the notification routes, and they alone, go to a
+     * replica chosen by a consistent hash of the bearer token, so a re-poll returns to the replica holding its state.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "dev", "prod" })
+    void theNotificationRoutesAloneHashEachPlayerToOneReplica(String overlay) throws Exception {
+        for (JsonNode ingress : Rendered.overlay(overlay).ofKind("Ingress")) {
+            List<String> services = Rendered.list(ingress.path("spec").path("rules").get(0).path("http").path("paths"))
+                    .stream().map(p -> p.path("backend").path("service").path("name").asText()).distinct().toList();
+            JsonNode hash = ingress.path("metadata").path("annotations").path("nginx.ingress.kubernetes.io/upstream-hash-by");
+            if (services.contains("notification-service")) {
+                assertThat(services).containsExactly("notification-service");
+                assertThat(hash.asText()).isEqualTo("$http_authorization");
+            } else {
+                assertThat(hash.isMissingNode()).as("%s: %s", overlay, services).isTrue();
+            }
+        }
+    }
+
+    /**
+     * The gateway-api edge (docs/deploy.md, "Choosing the edge") serves what the Ingresses do: the public prefixes
+     * alone as whole-segment PathPrefix matches, to each service's public port, the polls' routes waiting longer than
+     * the longest poll; TLS for the parameterised host from the same Secret and issuer; plain http only redirected.
+     */
+    @Test
+    void theGatewayEdgeRoutesThePublicPrefixesWithTheSameTlsAndPollTimeouts() throws Exception {
+        Rendered rendered = Rendered.overlay("prod+gateway-api");
+        Properties parameters = new Properties();
+        try (var reader = Files.newBufferedReader(ProdOverlayTest.prodFile("parameters.env"))) {
+            parameters.load(reader);
+        }
+        String host = parameters.getProperty("host");
+        assertThat(rendered.ofKind("Ingress")).isEmpty();
+        JsonNode gateway = rendered.named("Gateway", "outpost");
+        assertThat(gateway.path("spec").path("gatewayClassName").asText()).isEqualTo(parameters.getProperty("gateway-class"));
+        assertThat(gateway.path("metadata").path("annotations").path("cert-manager.io/cluster-issuer").asText())
+                .isEqualTo(parameters.getProperty("cluster-issuer"));
+        Map<String, JsonNode> listeners = new TreeMap<>();
+        gateway.path("spec").path("listeners").forEach(l -> listeners.put(l.path("name").asText(), l));
+        assertThat(listeners).containsOnlyKeys("https", "http");
+        assertThat(listeners.get("https").path("protocol").asText()).isEqualTo("HTTPS");
+        assertThat(listeners.get("https").path("tls").path("certificateRefs").get(0).path("name").asText())
+                .isEqualTo(parameters.getProperty("tls-secret"));
+        listeners.values().forEach(l -> assertThat(l.path("hostname").asText()).isEqualTo(host));
+        assertThat(rendered.named("ConfigMap", "outpost-config").path("data").path("public-base-url").asText())
+                .isEqualTo("https://" + host);
+
+        Map<String, String> routes = new TreeMap<>();
+        for (JsonNode route : rendered.ofKind("HTTPRoute")) {
+            String name = route.path("metadata").path("name").asText();
+            assertThat(Rendered.list(route.path("spec").path("hostnames"))).extracting(JsonNode::asText).as(name)
+                    .containsExactly(host);
+            String section = route.path("spec").path("parentRefs").get(0).path("sectionName").asText();
+            for (JsonNode rule : Rendered.list(route.path("spec").path("rules"))) {
+                if (section.equals("http")) {
+                    assertThat(rule.has("backendRefs")).as(name + ": http reaches no service").isFalse();
+                    assertThat(rule.path("filters").get(0).path("requestRedirect").path("scheme").asText()).isEqualTo("https");
+                    continue;
+                }
+                assertThat(section).isEqualTo("https");
+                assertThat(rule.path("matches")).as(name + ": a catch-all").isNotEmpty();
+                assertThat(rule.has("filters")).as(name + ": a rewrite or other filter").isFalse();
+                JsonNode backend = rule.path("backendRefs").get(0);
+                assertThat(rule.path("backendRefs")).hasSize(1);
+                assertThat(backend.path("port").asInt()).isEqualTo(rendered.named("Service", backend.path("name").asText())
+                        .path("spec").path("ports").get(0).path("port").asInt());
+                for (JsonNode match : Rendered.list(rule.path("matches"))) {
+                    assertThat(match.path("path").path("type").asText()).as(name).isEqualTo("PathPrefix");
+                    routes.put(match.path("path").path("value").asText(), backend.path("name").asText());
+                }
+                if (!backend.path("name").asText().equals("auth-service")) {
+                    for (String timeout : List.of("request", "backendRequest")) {
+                        assertThat(Duration.parse("PT" + rule.path("timeouts").path(timeout).asText().toUpperCase()))
+                                .as("%s %s", name, timeout).isGreaterThan(Duration.ofSeconds(900));
+                    }
+                }
+            }
+        }
+        assertThat(routes).isEqualTo(Map.of("/users", "auth-service", "/.well-known", "auth-service",
+                "/notification", "notification-service", "/v1/history", "history-service"));
+        assertThat(rendered.ofKind("NetworkPolicy")).extracting(p -> p.path("metadata").path("name").asText())
+                .contains("outpost-allow-gateway").doesNotContain("outpost-allow-ingress-controller");
     }
 }
