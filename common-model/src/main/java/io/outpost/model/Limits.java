@@ -10,6 +10,10 @@ public final class Limits {
     public static final int POLL_PAGE_SIZE_MIN = 1;
     public static final int POLL_PAGE_SIZE_MAX = 100;
     public static final int POLL_PAGE_SIZE_DEFAULT = 10;
+    /** A page of the inbox (the vendor's {@code page_size}): 1 to 100, default 10. */
+    public static final int INBOX_PAGE_SIZE_MIN = 1;
+    public static final int INBOX_PAGE_SIZE_MAX = 100;
+    public static final int INBOX_PAGE_SIZE_DEFAULT = 10;
 
     /** Long poll {@code deadline} in seconds: 0..900 (0 answers at once), default 30. */
     public static final int DEADLINE_MIN = 0;

@@ -103,7 +103,7 @@ final class Client {
         return CompletableFuture.supplyAsync(request, CONCURRENT);
     }
 
-    /** Publishes one notification for {@code player} over HTTP (the answer is 202 while Kafka takes it). */
+    /** Publishes one notification for {@code player} over HTTP (the answer is 200 once Kafka has it). */
     Answer publish(UUID player, String token, String message, Duration timeout) {
         return post("/notification/v1/player/" + player + "/notification", token,
                 JSON.createObjectNode().set("notifications", JSON.createArrayNode()

@@ -57,16 +57,16 @@ class PlayerWritesEndToEndTest {
         // the backend's real notification with that id reaches the victim
         String backend = token(E2eStack.PUBLISHER_CLIENT, E2eStack.PUBLISHER_SECRET);
         String real = "{\"notifications\":[{\"notification_id\":\"" + id + "\",\"message\":\"Your reward\"}]}";
-        publish(victim.toString(), backend, real).statusCode(202);
+        publish(victim.toString(), backend, real).statusCode(200);
         String victimToken = token(E2eStack.playerClient(VICTIM), E2eStack.PLAYER_SECRET);
         await().atMost(Duration.ofSeconds(30)).until(() -> messages(victimToken, id).contains("Your reward"));
-        publish(victim.toString(), backend, real).statusCode(202); // sent again: the same notification
+        publish(victim.toString(), backend, real).statusCode(200); // sent again: the same notification
         publish(victim.toString(), backend, phishing).statusCode(409).body("error_code", is("notification_id_conflict"));
 
         // a game client's own player, as "me"
         String mine = "mine-" + UUID.randomUUID();
         publish("me", game, "{\"notifications\":[{\"notification_id\":\"" + mine + "\",\"message\":\"to me\"}]}")
-                .statusCode(202).body("notification_ids", is(List.of(mine)));
+                .statusCode(200).body("notification_ids", is(List.of(mine)));
         await().atMost(Duration.ofSeconds(30)).until(() -> messages(game, mine).contains("to me"));
         publish("me", game, "{\"notifications\":[{\"notification_id\":\"" + mine + "\",\"message\":\"other\"}]}")
                 .statusCode(409).body("error_code", is("notification_id_conflict"));

@@ -70,8 +70,8 @@ class PublishOwnershipTest {
     void aGameClientWritesToItsOwnPlayerAsMeOrByUuidAndToNoOtherPlayer(String permission) {
         UUID own = UUID.randomUUID();
         String token = TOKENS.token().permissions(permission).player(own).sign();
-        publish("me", token, one("to me")).statusCode(202);
-        publish(own.toString(), token, one("to my uuid")).statusCode(202);
+        publish("me", token, one("to me")).statusCode(200);
+        publish(own.toString(), token, one("to my uuid")).statusCode(200);
         publish(UUID.randomUUID().toString(), token, one("to another")).statusCode(403)
                 .body("auth_success", is(false)).body("error_code", is("insufficient_permissions"));
         NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(own),
@@ -83,7 +83,7 @@ class PublishOwnershipTest {
     @ValueSource(strings = { Permissions.NOTIFICATION_PLAYER_ALL, Permissions.NOTIFICATION_PLAYER_WRITE })
     void aBackendWritesToAnyPlayer(String permission) {
         String backend = TOKENS.token().permissions(permission).sign();
-        publish(UUID.randomUUID().toString(), backend, one("to anyone")).statusCode(202);
+        publish(UUID.randomUUID().toString(), backend, one("to anyone")).statusCode(200);
         // "me" is the token's own player: a backend token has none
         publish("me", backend, one("to me")).statusCode(403).body("error_code", is("invalid_token_claims"));
     }
@@ -101,11 +101,11 @@ class PublishOwnershipTest {
         UUID player = UUID.randomUUID();
         String token = TOKENS.token().permissions(Permissions.NOTIFICATION_PLAYER_SELF_ALL).player(player).sign();
         String id = "reward-" + UUID.randomUUID();
-        publish("me", token, withId(id, "You won", "{\"gold\":10}")).statusCode(202);
+        publish("me", token, withId(id, "You won", "{\"gold\":10}")).statusCode(200);
         await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
                 "offset_reset_strategy=earliest&deadline=0").get()).notifications().size() == 1);
         // the same again (custom_data the same JSON, written otherwise): idempotent
-        publish("me", token, withId(id, "You won", "{ \"gold\" : 10.0 }")).statusCode(202)
+        publish("me", token, withId(id, "You won", "{ \"gold\" : 10.0 }")).statusCode(200)
                 .body("notification_ids", is(List.of(id)));
         publish("me", token, withId(id, "Click here", "{\"gold\":10}")).statusCode(409)
                 .body(is(String.format(CONFLICT, id)));
@@ -116,7 +116,7 @@ class PublishOwnershipTest {
         publish("me", token, "{\"notifications\":[{\"notification_id\":\"" + twice + "\",\"message\":\"a\"},"
                 + "{\"notification_id\":\"" + twice + "\",\"message\":\"b\"}]}").statusCode(409)
                 .body(is(String.format(CONFLICT, twice)));
-        publish("me", token, one("after")).statusCode(202);
+        publish("me", token, one("after")).statusCode(200);
         NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
                 "offset_reset_strategy=earliest&deadline=0").get()), p -> p.notifications().size() >= 2);
         assertThat(page.notifications()).extracting(n -> n.message()).containsExactly("You won", "after");

@@ -59,7 +59,7 @@ class PublishTest {
         List<String> answered = publish(player, writer(Permissions.NOTIFICATION_PLAYER_WRITE, null),
                 "{\"notifications\":[{\"message\":\"first\",\"custom_data\":{\"k\":[1,2]}},"
                         + "{\"message\":\"second\",\"notification_id\":\"mine\",\"svc_url\":\"/x\",\"etag\":\"v1\"}]}")
-                .statusCode(202).body("notification_ids", hasSize(2)).extract().jsonPath().getList("notification_ids");
+                .statusCode(200).body("notification_ids", hasSize(2)).extract().jsonPath().getList("notification_ids");
         assertThat(answered.get(1)).isEqualTo("mine");
         NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
                 "offset_reset_strategy=earliest&deadline=0").get()), p -> p.notifications().size() == 2);
@@ -71,7 +71,7 @@ class PublishTest {
     @ValueSource(ints = { 1, 100 })
     void acceptsABatchAtItsLimits(int count) {
         publish(UUID.randomUUID(), writer(Permissions.NOTIFICATION_PLAYER_ALL, null), entries(count))
-                .statusCode(202).body("notification_ids", hasSize(count));
+                .statusCode(200).body("notification_ids", hasSize(count));
     }
 
     @Test
@@ -133,7 +133,7 @@ class PublishTest {
         publish(player, token, "{\"notifications\":[{\"message\":\"first\"}," + entry + "]}").statusCode(422)
                 .body(is("{\"detail\":[{\"loc\":[\"body\",\"notifications\",1,\"" + field + "\"],"
                         + "\"msg\":\"Input should be a valid string\",\"type\":\"json_invalid\"}]}"));
-        publish(player, token, "{\"notifications\":[{\"message\":\"after\"}]}").statusCode(202);
+        publish(player, token, "{\"notifications\":[{\"message\":\"after\"}]}").statusCode(200);
         NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
                 "offset_reset_strategy=earliest&deadline=0").get()), p -> !p.notifications().isEmpty());
         assertThat(page.notifications()).extracting(n -> n.message()).containsExactly("after");
@@ -166,7 +166,7 @@ class PublishTest {
                         + "]}"));
         publish(player, token, "{\"notifications\":\"all\"}").statusCode(422).body(is("{\"detail\":["
                 + fault("[\"body\",\"notifications\"]", "Input should be a valid list", "json_invalid") + "]}"));
-        publish(player, token, "{\"notifications\":[{\"message\":\"after\"}]}").statusCode(202);
+        publish(player, token, "{\"notifications\":[{\"message\":\"after\"}]}").statusCode(200);
         NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
                 "offset_reset_strategy=earliest&deadline=0").get()), p -> !p.notifications().isEmpty());
         assertThat(page.notifications()).extracting(n -> n.message()).containsExactly("after");
@@ -180,7 +180,7 @@ class PublishTest {
         String token = writer(Permissions.NOTIFICATION_PLAYER_WRITE, null);
         publish(player, token, "{\"notifications\":[{\"message\":\"first\"}]}" + more).statusCode(422)
                 .body(is("{\"detail\":[" + fault("[\"body\"]", "JSON decode error", "json_invalid") + "]}"));
-        publish(player, token, "{\"notifications\":[{\"message\":\"after\"}]}").statusCode(202);
+        publish(player, token, "{\"notifications\":[{\"message\":\"after\"}]}").statusCode(200);
         NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
                 "offset_reset_strategy=earliest&deadline=0").get()), p -> !p.notifications().isEmpty());
         assertThat(page.notifications()).extracting(n -> n.message()).containsExactly("after");
@@ -194,7 +194,7 @@ class PublishTest {
         String token = writer(Permissions.NOTIFICATION_PLAYER_WRITE, null);
         publish(player, token, body).statusCode(422)
                 .body(is("{\"detail\":[" + fault("[\"body\"]", "Input should be a valid dictionary", "json_invalid") + "]}"));
-        publish(player, token, "{\"notifications\":[{\"message\":\"after\"}]}").statusCode(202);
+        publish(player, token, "{\"notifications\":[{\"message\":\"after\"}]}").statusCode(200);
         NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
                 "offset_reset_strategy=earliest&deadline=0").get()), p -> !p.notifications().isEmpty());
         assertThat(page.notifications()).extracting(n -> n.message()).containsExactly("after");
@@ -220,7 +220,7 @@ class PublishTest {
         var held = poll(reader(player), "offset_reset_strategy=earliest&deadline=60");
         publish(player, writer(Permissions.NOTIFICATION_PLAYER_WRITE, null),
                 "{\"notifications\":[{\"message\":\"nanos\",\"created\":\"2020-01-01T00:00:00.1234567Z\"}]}")
-                .statusCode(202);
+                .statusCode(200);
         NotificationPage fromMemory = page(held.get(30, TimeUnit.SECONDS));
         NotificationPage fromStore = page(poll(reader(player), "offset_reset_strategy=earliest&deadline=0").get());
         assertThat(fromMemory.notifications().get(0).created()).isEqualTo(Instant.parse("2020-01-01T00:00:00.123456Z"));
@@ -271,7 +271,7 @@ class PublishTest {
         var held = poll(reader(player), "offset_reset_strategy=earliest&deadline=60");
         var heavies = IntStream.range(0, 3).mapToObj(i -> CompletableFuture
                 .supplyAsync(() -> publish(UUID.randomUUID(), token, heavy).extract().response())).toList();
-        publish(player, token, "{\"notifications\":[{\"message\":\"beside\"}]}").statusCode(202);
+        publish(player, token, "{\"notifications\":[{\"message\":\"beside\"}]}").statusCode(200);
         NotificationPage page = page(held.get(30, TimeUnit.SECONDS));
         assertThat(page.notifications()).extracting(n -> n.message()).containsExactly("beside");
         for (var answer : heavies) {
@@ -294,7 +294,7 @@ class PublishTest {
     void selfPermissionsPublishOnlyToTheTokensOwnPlayer() {
         UUID me = UUID.randomUUID();
         for (String self : List.of(Permissions.NOTIFICATION_PLAYER_SELF_WRITE, Permissions.NOTIFICATION_PLAYER_SELF_ALL)) {
-            publish(me, writer(self, me), entries(1)).statusCode(202);
+            publish(me, writer(self, me), entries(1)).statusCode(200);
             publish(UUID.randomUUID(), writer(self, me), entries(1)).statusCode(403)
                     .body("error_code", is("insufficient_permissions")).body("auth_success", is(false));
             publish(me, writer(self, null), entries(1)).statusCode(403).body("error_code", is("insufficient_permissions"));

@@ -121,7 +121,7 @@ class UnstorableInputTest {
                         fault(TOO_DEEP, "value_error", deepLoc("body", "notifications", 9, "custom_data")))
                 + "]}"));
 
-        publish(player, "{\"notifications\":[{\"message\":\"fine\",\"notification_id\":\"good\"}]}").statusCode(202);
+        publish(player, "{\"notifications\":[{\"message\":\"fine\",\"notification_id\":\"good\"}]}").statusCode(200);
         NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
                 "offset_reset_strategy=earliest&deadline=0").get()), p -> !p.notifications().isEmpty());
         assertThat(ids(page)).containsExactly("good");
@@ -141,7 +141,7 @@ class UnstorableInputTest {
                 .body("detail[0].msg", org.hamcrest.Matchers.matchesPattern(
                         "Value error, Notification should be at most 1000000 bytes as JSON, not 1000[0-9]{3}"));
         publish(player, "{\"notifications\":[{\"message\":\"m\",\"notification_id\":\"just-fits\",\"custom_data\":"
-                + "{\"b\":\"" + "x".repeat(900_000) + "\"}}]}").statusCode(202);
+                + "{\"b\":\"" + "x".repeat(900_000) + "\"}}]}").statusCode(200);
         NotificationPage page = await().atMost(Duration.ofSeconds(30)).until(() -> page(poll(reader(player),
                 "offset_reset_strategy=earliest&deadline=0").get()), p -> !p.notifications().isEmpty());
         assertThat(ids(page)).containsExactly("just-fits");
@@ -244,7 +244,7 @@ class UnstorableInputTest {
                     RawBytes.withRaw("{\"player_uuid\":\"" + player + "\",\"message\":\"a@b\"}", "@", sequence));
         }
         publish(player, "{\"notifications\":[{\"message\":\"\u00e9\u20ac\ud83d\ude00\",\"notification_id\":\"over-http\"}]}")
-                .statusCode(202);
+                .statusCode(200);
         KAFKA.send(Topics.PLAYER_NOTIFICATIONS, key, "{\"player_uuid\":\"" + player + "\",\"message\":\"\u00e9\u20ac\ud83d\ude00\","
                 + "\"notification_id\":\"from-kafka\"}");
 
@@ -315,7 +315,7 @@ class UnstorableInputTest {
                     + player + "\",\"message\":\"" + charset + "\",\"notification_id\":\"" + charset + "\"}")
                     .getBytes(Charset.forName(charset)));
         }
-        publish(player, "{\"notifications\":[{\"message\":\"m\",\"notification_id\":\"over-http\"}]}").statusCode(202);
+        publish(player, "{\"notifications\":[{\"message\":\"m\",\"notification_id\":\"over-http\"}]}").statusCode(200);
         KAFKA.send(Topics.PLAYER_NOTIFICATIONS, key, "{\"player_uuid\":\"" + player + "\",\"message\":\"m\","
                 + "\"notification_id\":\"from-kafka\"}");
 

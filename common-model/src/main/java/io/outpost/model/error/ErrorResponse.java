@@ -19,5 +19,7 @@ public record ErrorResponse(@JsonProperty("error_code") String errorCode, String
     /** 429: too many failed attempts; see Retry-After. */
     public static final String TOO_MANY_REQUESTS = "too_many_requests";
     public static final String NOT_FOUND = "not_found";
+    /** 404: the player has no such notification (the vendor's code). */
+    public static final String RESOURCE_NOT_FOUND = "resource_not_found";
     public static final String INTERNAL_ERROR = "internal_error";
 }

@@ -17,8 +17,9 @@ import io.outpost.model.error.ErrorDetail;
 
 /**
  * A notification for one player as producers publish it on {@code player-notifications} (key: the player
- * uuid), DESIGN §4. {@code notification_id} and {@code created} are assigned at ingest when absent. The same
- * shape, without {@code player_uuid}, is an entry of the HTTP publish body.
+ * uuid), DESIGN §4. {@code notification_id} and {@code created} are assigned at ingest when absent; from its
+ * {@code expires_at}, if any, it is neither delivered nor listed. The same shape, without {@code player_uuid}, is an
+ * entry of the HTTP publish body.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NotificationEvent(
@@ -29,7 +30,15 @@ public record NotificationEvent(
         String etag,
         @JsonProperty("notification_id") String notificationId,
         @JsonFormat(shape = JsonFormat.Shape.STRING)
-        @JsonDeserialize(using = IsoInstantDeserializer.class) Instant created) {
+        @JsonDeserialize(using = IsoInstantDeserializer.class) Instant created,
+        @JsonProperty("expires_at") @JsonFormat(shape = JsonFormat.Shape.STRING)
+        @JsonDeserialize(using = IsoInstantDeserializer.class) Instant expiresAt) {
+
+    /** One without an expiry. */
+    public NotificationEvent(String playerUuid, String message, String svcUrl, RawJsonObject customData, String etag,
+            String notificationId, Instant created) {
+        this(playerUuid, message, svcUrl, customData, etag, notificationId, created, null);
+    }
 
     /** Spec §2.2. */
     public static final int MAX_MESSAGE = 4096;
@@ -75,6 +84,7 @@ public record NotificationEvent(
         }
         Constraints.json(errors, ErrorDetail.loc(at, "custom_data"), customData);
         Constraints.instant(errors, ErrorDetail.loc(at, "created"), created);
+        Constraints.instant(errors, ErrorDetail.loc(at, "expires_at"), expiresAt);
         return errors;
     }
 
@@ -84,6 +94,7 @@ public record NotificationEvent(
     }
 
     public NotificationEvent withPlayer(UUID player) {
-        return new NotificationEvent(player.toString(), message, svcUrl, customData, etag, notificationId, created);
+        return new NotificationEvent(player.toString(), message, svcUrl, customData, etag, notificationId, created,
+                expiresAt);
     }
 }

@@ -64,7 +64,7 @@ public class NotificationIngest extends ConsumedTopic<NotificationEvent> {
             NotificationEvent e = consumed.event();
             rows.add(new NewNotification(e.player(), e.notificationId() != null ? e.notificationId() : derivedId(consumed),
                     e.message(), e.svcUrl(), e.customData(), e.etag(),
-                    e.created() != null ? e.created() : recordTime(consumed)));
+                    e.created() != null ? e.created() : recordTime(consumed), e.expiresAt()));
         }
         return store.insert(rows).replaceWithVoid();
     }

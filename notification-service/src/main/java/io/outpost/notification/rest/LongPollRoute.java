@@ -3,6 +3,7 @@ package io.outpost.notification.rest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
@@ -49,6 +50,11 @@ import io.vertx.ext.web.RoutingContext;
 public class LongPollRoute {
 
     public static final String PATH = "/notification/v1/player/me/stream/notification/lp";
+    /** Any player's, {@code me} or a uuid (the vendor's per-player path; a game SDK uses it when it knows its id). */
+    public static final String PLAYER_PATH = "/notification/v1/player/:" + PlayerPaths.PARAMETER
+            + "/stream/notification/lp";
+    /** The answer's header saying which {@code offset_reset_strategy} decided the start of a lost cursor. */
+    public static final String CURSOR_RESET = "x-svc-cursor-reset";
     /** The methods answered, as Quarkus REST says them for a GET resource. */
     private static final String ALLOW = "GET, HEAD, OPTIONS";
     static final String LATEST = "latest";
@@ -78,10 +84,14 @@ public class LongPollRoute {
      * it also comes before Quarkus's check of a declared body size (order {@code -2}), which it makes itself.
      */
     void install(@Observes Router router) {
-        router.route(PATH).order(-SecurityHandlerPriorities.AUTHENTICATION - 1).handler(this::handle);
+        int order = -SecurityHandlerPriorities.AUTHENTICATION - 1;
+        router.route(PATH).order(order).handler(routing -> handle(routing, PlayerPaths.ME));
+        router.route(PLAYER_PATH).order(order)
+                .handler(routing -> handle(routing, routing.pathParam(PlayerPaths.PARAMETER)));
     }
 
-    private void handle(RoutingContext routing) {
+    /** {@code player}: the path's {@code {player}}, {@code me} or a uuid as sent. */
+    private void handle(RoutingContext routing, String player) {
         HttpServerResponse response = routing.response();
         if (bodyTooLarge(routing.request())) {
             // as Quarkus refuses it on every other route: 413, no body, and the connection closed (its body unread)
@@ -111,7 +121,7 @@ public class LongPollRoute {
             // the query is in the URI.
             request.headers().clear();
             verifier.verify(token).subscribe().with(
-                    verified -> onContext(context, () -> start(request, verified)),
+                    verified -> onContext(context, () -> start(request, verified, player)),
                     failure -> onContext(context, () -> answers.failed(response, failure)));
         } catch (RuntimeException refused) { // no bearer token
             answers.failed(response, refused);
@@ -119,16 +129,17 @@ public class LongPollRoute {
     }
 
     /** On the request's context: the caller's token is verified. */
-    private void start(HttpServerRequest request, VerifiedToken token) {
+    private void start(HttpServerRequest request, VerifiedToken token, String playerSegment) {
         HttpServerResponse response = request.response();
         try {
-            VerifiedToken caller = BearerTokenFilter.permitted(token, READ, true);
+            VerifiedToken caller = BearerTokenFilter.permitted(token, READ, PlayerPaths.ME.equals(playerSegment));
             // admitted within the clock skew, a token past its exp has nothing left to hold a poll open with
             AuthRefusedException ended = verifier.refusalOf(caller);
             if (ended != null) {
                 throw ended;
             }
             InputParser in = new InputParser(request);
+            UUID player = PlayerPaths.forReading(caller, playerSegment, in);
             int pageSize = in.queryInt("max_page_size", Limits.POLL_PAGE_SIZE_DEFAULT, Limits.POLL_PAGE_SIZE_MIN,
                     Limits.POLL_PAGE_SIZE_MAX);
             int deadline = in.queryInt("deadline", Limits.DEADLINE_DEFAULT, Limits.DEADLINE_MIN, Limits.DEADLINE_MAX);
@@ -136,7 +147,7 @@ public class LongPollRoute {
             // opaque: any value is accepted, one that names nothing follows offset_reset_strategy
             String excludeBefore = in.queryString("exclude_before", 0, Integer.MAX_VALUE);
             in.throwIfInvalid();
-            PollRequest poll = new PollRequest(caller.player().orElseThrow(),
+            PollRequest poll = new PollRequest(player,
                     excludeBefore == null || excludeBefore.isEmpty() ? null : excludeBefore, EARLIEST.equals(strategy),
                     pageSize, Duration.ofSeconds(deadline));
             Runnable release = polls.poll(poll, caller, new Reply(response, Vertx.currentContext()));
@@ -178,8 +189,13 @@ public class LongPollRoute {
         }
 
         @Override
-        public void page(NotificationPage page) {
-            onContext(context, () -> answers.json(response, 200, page));
+        public void page(NotificationPage page, String cursorReset) {
+            onContext(context, () -> {
+                if (cursorReset != null) {
+                    response.putHeader(CURSOR_RESET, cursorReset);
+                }
+                answers.json(response, 200, page);
+            });
         }
 
         @Override

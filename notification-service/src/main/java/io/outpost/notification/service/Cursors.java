@@ -15,8 +15,15 @@ final class Cursors {
 
     static final String TOKEN_PREFIX = NotificationEvent.RESERVED_ID_PREFIX;
 
-    /** Where a poll starts, and the cursor to answer with when nothing is returned. */
-    record Start(long afterSeq, String emptyCursor) {
+    /**
+     * Where a poll starts, and the cursor to answer with when nothing is returned; {@code reset} when the client's
+     * cursor named nothing the player's stream holds, so that {@code offset_reset_strategy} decided the start.
+     */
+    record Start(long afterSeq, String emptyCursor, boolean reset) {
+
+        Start(long afterSeq, String emptyCursor) {
+            this(afterSeq, emptyCursor, false);
+        }
     }
 
     private Cursors() {
@@ -31,7 +38,7 @@ final class Cursors {
             return new Start(token, excludeBefore);
         }
         long start = earliest ? 0 : lookup.lastSeq();
-        return new Start(start, TOKEN_PREFIX + start);
+        return new Start(start, TOKEN_PREFIX + start, excludeBefore != null);
     }
 
     /** The sequence a position token stands for; null when {@code cursor} is not one. */

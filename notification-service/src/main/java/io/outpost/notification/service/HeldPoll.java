@@ -54,6 +54,8 @@ final class HeldPoll {
     private final PollProgress progress;
     private final AtomicBoolean released = new AtomicBoolean();
     private volatile PlayerPolls player;
+    /** The strategy that decided the start when the client's cursor named nothing the stream holds, else null. */
+    private volatile String cursorReset;
     private volatile long timer = -1;
 
     HeldPoll(PollRequest request, VerifiedToken token, TokenVerifier tokens, NotificationStore store, PollHost host,
@@ -106,6 +108,9 @@ final class HeldPoll {
     }
 
     private void started(Cursors.Start resolved, List<StoredNotification> page, boolean queried) {
+        if (resolved.reset()) {
+            cursorReset = request.earliest() ? "earliest" : "latest";
+        }
         PollProgress.Step next = step(p -> p.started(resolved, queried));
         if (next == null) {
             return;
@@ -235,7 +240,7 @@ final class HeldPoll {
             return;
         }
         player.answered(page.cursor(), cursorSeq, full);
-        answer.page(page);
+        answer.page(page, cursorReset);
     }
 
     /** Lets go of the poll's place and timer: once it is answered, or when the client has gone. Idempotent. */

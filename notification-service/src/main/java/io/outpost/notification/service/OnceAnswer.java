@@ -20,9 +20,9 @@ final class OnceAnswer {
         this.first = first;
     }
 
-    void page(NotificationPage page) {
+    void page(NotificationPage page, String cursorReset) {
         if (take()) {
-            answer.page(page);
+            answer.page(page, cursorReset);
         }
     }
 

@@ -8,8 +8,12 @@ import io.outpost.model.api.NotificationPage;
  */
 public interface PollAnswer {
 
-    /** The poll's page: notifications, or none at the deadline, with the cursor to poll on from. */
-    void page(NotificationPage page);
+    /**
+     * The poll's page: notifications, or none at the deadline, with the cursor to poll on from;
+     * {@code cursorReset} is the {@code offset_reset_strategy} applied when the client's cursor named nothing the
+     * player's stream holds, else null.
+     */
+    void page(NotificationPage page, String cursorReset);
 
     /** The poll is refused ({@link PollRefusedException}) or failed (the store could not start it). */
     void failed(Throwable failure);

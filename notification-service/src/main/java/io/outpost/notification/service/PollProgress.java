@@ -1,5 +1,6 @@
 package io.outpost.notification.service;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -120,14 +121,17 @@ final class PollProgress {
         }
         List<Notification> page = new ArrayList<>(Math.min(request.maxPageSize(), part.inserted().size()));
         long cursorSeq = after;
+        Instant now = Instant.now();
         for (StoredBatch.Inserted n : part.inserted()) {
             if (n.seq() > after && page.size() < request.maxPageSize()) {
-                page.add(n.notification());
-                cursorSeq = n.seq();
+                if (!n.expiredAt(now)) {
+                    page.add(n.notification());
+                }
+                cursorSeq = n.seq(); // an expired one is passed over, as a query passes over it
             }
         }
         if (page.isEmpty()) {
-            return STAY; // all were repeats of notifications stored before
+            return STAY; // all were repeats of notifications stored before, or had expired already
         }
         stage = Stage.DONE;
         return new Answer(page, cursorSeq, page.size() == request.maxPageSize());

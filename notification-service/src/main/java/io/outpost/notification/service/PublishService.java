@@ -77,7 +77,7 @@ public class PublishService {
             }
             events.add(new NotificationEvent(player.toString(), entry.message(), entry.svcUrl(), entry.customData(),
                     entry.etag(), entry.notificationId() != null ? entry.notificationId() : UUID.randomUUID().toString(),
-                    entry.created() != null ? entry.created() : now));
+                    entry.created() != null ? entry.created() : now, entry.expiresAt()));
             if (entry.notificationId() != null) {
                 givenIds.add(new NewNotification(player, entry.notificationId(), entry.message(), entry.svcUrl(),
                         entry.customData(), entry.etag(), now));

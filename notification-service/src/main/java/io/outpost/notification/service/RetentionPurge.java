@@ -9,6 +9,7 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import io.outpost.notification.config.NotificationConfig;
+import io.outpost.notification.store.InboxStore;
 import io.outpost.notification.store.NotificationStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -28,12 +29,14 @@ public class RetentionPurge {
     private static final int CHUNK = 1_000;
 
     private final NotificationStore store;
+    private final InboxStore inbox;
     private final NotificationConfig config;
     private final Vertx vertx;
     private long timer = -1;
 
-    public RetentionPurge(NotificationStore store, NotificationConfig config, Vertx vertx) {
+    public RetentionPurge(NotificationStore store, InboxStore inbox, NotificationConfig config, Vertx vertx) {
         this.store = store;
+        this.inbox = inbox;
         this.config = config;
         this.vertx = vertx;
     }
@@ -52,9 +55,18 @@ public class RetentionPurge {
         vertx.cancelTimer(timer);
     }
 
-    /** Deletes every notification stored before now minus the retention; answers how many. */
+    /**
+     * Deletes every notification stored before now minus the retention, and empties every deleted or expired one
+     * (its row stays, the cursor's place); answers how many were deleted.
+     */
     public Uni<Long> purge() {
-        return purgeFrom(Instant.now().minus(config.retention()), 0);
+        return purgeFrom(Instant.now().minus(config.retention()), 0).call(() -> emptyHidden(0));
+    }
+
+    private Uni<Long> emptyHidden(long sofar) {
+        return inbox.emptyHidden(CHUNK).chain(emptied -> emptied == 0
+                ? Uni.createFrom().item(sofar)
+                : emptyHidden(sofar + emptied));
     }
 
     private Uni<Long> purgeFrom(Instant cutoff, long sofar) {

@@ -11,7 +11,18 @@ import io.outpost.model.api.Notification;
  * it was sent as (null when absent), which the store keeps and a poll answered from memory writes out as it is.
  */
 public record NewNotification(UUID player, String notificationId, String message, String svcUrl,
-        RawJsonObject customData, String etag, Instant created) {
+        RawJsonObject customData, String etag, Instant created, Instant expiresAt) {
+
+    /** One without an expiry. */
+    public NewNotification(UUID player, String notificationId, String message, String svcUrl, RawJsonObject customData,
+            String etag, Instant created) {
+        this(player, notificationId, message, svcUrl, customData, etag, created, null);
+    }
+
+    /** Whether it has expired at {@code now}: from then on it is neither delivered nor listed. */
+    public boolean expiredAt(Instant now) {
+        return expiresAt != null && !now.isBefore(expiresAt);
+    }
 
     /** The text of {@code custom_data}, as the store is given it; null when absent. */
     String customDataJson() {
@@ -20,6 +31,6 @@ public record NewNotification(UUID player, String notificationId, String message
 
     /** As a client reads it. */
     Notification notification() {
-        return new Notification(message, svcUrl, customData, etag, notificationId, created);
+        return new Notification(message, svcUrl, customData, etag, notificationId, created, expiresAt);
     }
 }

@@ -15,12 +15,12 @@ final class NotificationSql {
      * ({@code message}, {@code svc_url}, {@code custom_data} as JSON, {@code etag}) differs from the stored one or
      * from its first occurrence in the batch fails the whole statement ({@code refuse_conflicting_id}, V6): a data
      * exception, which the ingest isolates and dead-letters. Only skipped rows are compared, so a batch without
-     * repeats pays nothing for it.
+     * repeats pays nothing for it; a repeat of a notification deleted or expired since is skipped, not compared.
      */
     static final String INSERT_BATCH = """
             WITH batch AS (
                 SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                                     $7::timestamptz[]) WITH ORDINALITY AS r(p, i, m, u, c, e, t, ord)),
+                                     $7::timestamptz[], $8::timestamptz[]) WITH ORDINALITY AS r(p, i, m, u, c, e, t, x, ord)),
             counts AS (SELECT p, count(*) AS n FROM batch GROUP BY p),
             bumped AS (
                 INSERT INTO notification.player_cursor AS pc (player_uuid, last_seq)
@@ -30,8 +30,8 @@ final class NotificationSql {
             numbered AS (SELECT batch.*, row_number() OVER (PARTITION BY p ORDER BY ord) AS rn FROM batch),
             inserted AS (
             INSERT INTO notification.notification
-                (player_uuid, seq, notification_id, message, svc_url, custom_data, etag, created, stored_at)
-            SELECT n.p, b.last_seq - c.n + n.rn, n.i, n.m, n.u, n.c::json, n.e, n.t, clock_timestamp()
+                (player_uuid, seq, notification_id, message, svc_url, custom_data, etag, created, expires_at, stored_at)
+            SELECT n.p, b.last_seq - c.n + n.rn, n.i, n.m, n.u, n.c::json, n.e, n.t, n.x, clock_timestamp()
             FROM numbered n JOIN counts c ON c.p = n.p JOIN bumped b ON b.player_uuid = n.p
             ORDER BY n.p, n.rn
             ON CONFLICT (player_uuid, notification_id) DO NOTHING
@@ -43,7 +43,8 @@ final class NotificationSql {
             conflicts AS (
                 SELECT notification.refuse_conflicting_id(s.p, s.i) AS refused FROM skipped s
                 WHERE EXISTS (SELECT 1 FROM notification.notification o
-                              WHERE o.player_uuid = s.p AND o.notification_id = s.i
+                              WHERE o.player_uuid = s.p AND o.notification_id = s.i AND o.deleted_at IS NULL
+                                AND (o.expires_at IS NULL OR o.expires_at > now())
                                 AND (o.message, o.svc_url, o.custom_data::jsonb, o.etag)
                                     IS DISTINCT FROM (s.m, s.u, s.c::jsonb, s.e))
                    OR EXISTS (SELECT 1 FROM numbered f
@@ -53,9 +54,16 @@ final class NotificationSql {
             FROM bumped b JOIN counts c ON c.p = b.player_uuid LEFT JOIN inserted i ON i.player_uuid = b.player_uuid
             WHERE (SELECT count(refused) FROM conflicts) = 0
             ORDER BY b.player_uuid, i.seq""";
-    static final String AFTER = """
-            SELECT seq, notification_id, message, svc_url, custom_data::text AS custom_data, etag, created
-            FROM notification.notification WHERE player_uuid = $1 AND seq > $2 ORDER BY seq LIMIT $3""";
+    /**
+     * What a player may read: not deleted, not expired. Every read of notifications filters by it; the cursor
+     * lookups do not, so that a cursor naming a hidden notification still resumes right after it.
+     */
+    private static final String VISIBLE = "deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())";
+    /** The columns of a notification as a player reads it. */
+    static final String COLUMNS = "seq, notification_id, message, svc_url, custom_data::text AS custom_data, etag, "
+            + "created, expires_at";
+    static final String AFTER = "SELECT " + COLUMNS + " FROM notification.notification WHERE player_uuid = $1 "
+            + "AND seq > $2 AND " + VISIBLE + " ORDER BY seq LIMIT $3";
     /**
      * Where each of several new polls starts and what follows, in one round trip and one snapshot: for each
      * (player $1, cursor as an id of the player's $2, cursor as a position token $3, earliest $4, limit $5), in
@@ -74,10 +82,11 @@ final class NotificationSql {
                        COALESCE((SELECT last_seq FROM notification.player_cursor WHERE player_uuid = w.p), 0) AS last_seq
                 FROM w)
             SELECT pos.k, pos.named_seq, pos.last_seq, n.seq, n.notification_id, n.message, n.svc_url,
-                   n.custom_data::text AS custom_data, n.etag, n.created
+                   n.custom_data::text AS custom_data, n.etag, n.created, n.expires_at
             FROM pos LEFT JOIN LATERAL (
                 SELECT * FROM notification.notification
-                WHERE player_uuid = pos.p AND seq > CASE
+                WHERE player_uuid = pos.p AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+                  AND seq > CASE
                     WHEN pos.named_seq IS NOT NULL THEN pos.named_seq
                     WHEN pos.tok IS NOT NULL AND pos.tok <= pos.last_seq THEN pos.tok
                     WHEN pos.earliest THEN 0
@@ -97,11 +106,13 @@ final class NotificationSql {
     /** For each (player $1, after $2, limit $3): that many of the player's notifications after that sequence. */
     static final String AFTER_MANY = """
             SELECT w.k, n.seq, n.notification_id, n.message, n.svc_url, n.custom_data::text AS custom_data, n.etag,
-                   n.created
+                   n.created, n.expires_at
             FROM unnest($1::uuid[], $2::bigint[], $3::int[]) WITH ORDINALITY AS w(p, after, lim, k)
             CROSS JOIN LATERAL (
-                SELECT * FROM notification.notification WHERE player_uuid = w.p AND seq > w.after ORDER BY seq
-                LIMIT w.lim) n
+                SELECT * FROM notification.notification
+                WHERE player_uuid = w.p AND seq > w.after AND deleted_at IS NULL
+                  AND (expires_at IS NULL OR expires_at > now())
+                ORDER BY seq LIMIT w.lim) n
             ORDER BY w.k, n.seq""";
     /** The last sequence handed out to each of the players $1 (players never notified are absent). */
     static final String HEADS = """
@@ -117,13 +128,72 @@ final class NotificationSql {
                            WITH ORDINALITY AS b(i, m, u, c, e, ord))
             SELECT b.ord FROM b
             WHERE EXISTS (SELECT 1 FROM notification.notification o
-                          WHERE o.player_uuid = $1 AND o.notification_id = b.i
+                          WHERE o.player_uuid = $1 AND o.notification_id = b.i AND o.deleted_at IS NULL
+                            AND (o.expires_at IS NULL OR o.expires_at > now())
                             AND (o.message, o.svc_url, o.custom_data::jsonb, o.etag)
                                 IS DISTINCT FROM (b.m, b.u, b.c::jsonb, b.e))
                OR EXISTS (SELECT 1 FROM b f
                           WHERE f.i = b.i AND f.ord < b.ord
                             AND (f.m, f.u, f.c::jsonb, f.e) IS DISTINCT FROM (b.m, b.u, b.c::jsonb, b.e))
             ORDER BY b.ord""";
+
+    /**
+     * A page of player $1, newest first: at most $6 visible notifications at or below the start — the sequence of
+     * notification $2 (0 when the player has none so named) or, without $2, the sequence $3 — and above the bound —
+     * the sequence of notification $4 (0 when none) or, without $4, $5 — with the player's read marker on every
+     * row (0: nothing read). One indexed range of the primary key, whatever the depth.
+     */
+    static final String PAGE = """
+            WITH bounds AS (
+                SELECT CASE WHEN $2::text IS NULL THEN $3::bigint
+                            ELSE COALESCE((SELECT seq FROM notification.notification
+                                           WHERE player_uuid = $1 AND notification_id = $2), 0) END AS upto,
+                       CASE WHEN $4::text IS NULL THEN $5::bigint
+                            ELSE COALESCE((SELECT seq FROM notification.notification
+                                           WHERE player_uuid = $1 AND notification_id = $4), 0) END AS above,
+                       COALESCE((SELECT seq FROM notification.read_marker WHERE player_uuid = $1), 0) AS read_seq)
+            SELECT bounds.read_seq, n.seq, n.notification_id, n.message, n.svc_url, n.custom_data, n.etag, n.created,
+                   n.expires_at
+            FROM bounds LEFT JOIN LATERAL (
+                SELECT seq, notification_id, message, svc_url, custom_data::text AS custom_data, etag, created,
+                       expires_at
+                FROM notification.notification
+                WHERE player_uuid = $1 AND seq <= bounds.upto AND seq > bounds.above AND deleted_at IS NULL
+                  AND (expires_at IS NULL OR expires_at > now())
+                ORDER BY seq DESC LIMIT $6) n ON true
+            ORDER BY n.seq DESC""";
+    /** Notification $2 of player $1, when the player may read it. */
+    static final String BY_ID = "SELECT " + COLUMNS + " FROM notification.notification WHERE player_uuid = $1 "
+            + "AND notification_id = $2 AND " + VISIBLE;
+    /** Deletes notification $2 of player $1 (kept as the cursor's place: docs/notifications.md); no row: none such. */
+    static final String DELETE = """
+            UPDATE notification.notification SET deleted_at = COALESCE(deleted_at, now())
+            WHERE player_uuid = $1 AND notification_id = $2 RETURNING seq""";
+    /**
+     * Player $1 has read up to notification $2: its read marker moves there, or stays where it is when it is already
+     * past it; no row: the player has no such notification.
+     */
+    static final String MARK_READ = """
+            INSERT INTO notification.read_marker AS rm (player_uuid, seq, notification_id)
+            SELECT player_uuid, seq, notification_id FROM notification.notification
+            WHERE player_uuid = $1 AND notification_id = $2
+            ON CONFLICT (player_uuid) DO UPDATE SET
+                seq = GREATEST(rm.seq, EXCLUDED.seq),
+                notification_id = CASE WHEN EXCLUDED.seq > rm.seq THEN EXCLUDED.notification_id
+                                       ELSE rm.notification_id END,
+                updated_at = now()
+            RETURNING seq""";
+    /**
+     * Up to $1 deleted or expired notifications lose their content; their rows stay (the cursor's place) until
+     * retention removes them with the rest of the player's oldest notifications.
+     */
+    static final String EMPTY_HIDDEN = """
+            UPDATE notification.notification SET message = '', svc_url = NULL, custom_data = NULL, etag = NULL,
+                                                 emptied = true
+            WHERE ctid IN (SELECT ctid FROM notification.notification
+                           WHERE (expires_at IS NOT NULL OR deleted_at IS NOT NULL) AND NOT emptied
+                             AND (deleted_at IS NOT NULL OR expires_at <= now())
+                           LIMIT $1)""";
 
     private NotificationSql() {
     }

@@ -1,6 +1,7 @@
 package io.outpost.notification.store;
 
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -115,7 +116,8 @@ public class NotificationStore {
         Tuple args = Columns.of(batch).uuids(NewNotification::player).strings(NewNotification::notificationId)
                 .strings(NewNotification::message).strings(NewNotification::svcUrl)
                 .strings(NewNotification::customDataJson).strings(NewNotification::etag)
-                .times(n -> n.created().atOffset(ZoneOffset.UTC)).tuple();
+                .times(n -> n.created().atOffset(ZoneOffset.UTC))
+                .times(n -> n.expiresAt() == null ? null : n.expiresAt().atOffset(ZoneOffset.UTC)).tuple();
         // cancelled in PostgreSQL when the ingest gives up on it (its store timeout), as history's appends are
         return Transactions.withConnection(ingestPool,
                 c -> c.preparedQuery(NotificationSql.INSERT_BATCH).execute(args))
@@ -267,10 +269,13 @@ public class NotificationStore {
                 .map(rows -> rows.rowCount());
     }
 
-    private StoredNotification stored(Row row) {
+    /** A notification as the statements of {@link NotificationSql} answer it. */
+    static StoredNotification stored(Row row) {
+        OffsetDateTime expires = row.getOffsetDateTime("expires_at");
         return new StoredNotification(row.getLong("seq"), new Notification(row.getString("message"),
                 row.getString("svc_url"), customData(row.getString("custom_data")), row.getString("etag"),
-                row.getString("notification_id"), row.getOffsetDateTime("created").toInstant()));
+                row.getString("notification_id"), row.getOffsetDateTime("created").toInstant(),
+                expires == null ? null : expires.toInstant()));
     }
 
     /** {@code custom_data} as the store keeps it (a {@code json} column: the text it was given), passed through. */

@@ -25,5 +25,10 @@ public record StoredBatch(Map<UUID, Player> players) {
         public Notification notification() {
             return stored.notification();
         }
+
+        /** From its {@code expires_at} on, it is neither delivered nor listed. */
+        public boolean expiredAt(java.time.Instant now) {
+            return stored.expiredAt(now);
+        }
     }
 }

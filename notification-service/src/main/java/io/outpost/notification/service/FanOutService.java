@@ -1,0 +1,116 @@
+package io.outpost.notification.service;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.outpost.model.error.Constraints;
+import io.outpost.model.error.ErrorDetail;
+import io.outpost.model.event.NotificationEvent;
+import io.outpost.notification.messaging.NotificationPublisher;
+import io.outpost.support.http.InvalidInputException;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * One notification for many players (docs/notifications.md, "Many players in one call"): a record per player on
+ * {@code player-notifications}, keyed by the player, each with an id derived from the request id and the player,
+ * so that the same request sent again gives the same ids and is stored once.
+ */
+@ApplicationScoped
+public class FanOutService {
+
+    /** Players in one call at most. */
+    public static final int MAX_PLAYERS = 1_000;
+    /** A request id's length at most (it is echoed in nothing, but bounded all the same). */
+    public static final int MAX_REQUEST_ID = 128;
+    /** Bytes one call may send to Kafka in all: the notification's JSON times the players. */
+    public static final long MAX_TOTAL_BYTES = 16L << 20;
+
+    private final NotificationPublisher publisher;
+
+    public FanOutService(NotificationPublisher publisher) {
+        this.publisher = publisher;
+    }
+
+    /**
+     * Publishes {@code notification} for each of {@code playerUuids} and answers their ids, in order; 422 with every
+     * fault of the request, together with {@code readFaults} (what did not read).
+     */
+    public Uni<List<String>> publish(String requestId, List<String> playerUuids, NotificationEvent notification,
+            List<ErrorDetail> readFaults) {
+        List<ErrorDetail> faults = new ArrayList<>(readFaults);
+        List<Object> requestLoc = ErrorDetail.loc("body", "request_id");
+        if (Constraints.required(faults, requestLoc, requestId)) {
+            Constraints.text(faults, requestLoc, requestId, 1, MAX_REQUEST_ID);
+        }
+        List<UUID> players = players(faults, playerUuids);
+        List<Object> notificationLoc = ErrorDetail.loc("body", "notification");
+        if (Constraints.required(faults, notificationLoc, notification)) {
+            faults.addAll(notification.validateContent(notificationLoc));
+            if (notification.notificationId() != null) {
+                faults.add(ErrorDetail.valueError(ErrorDetail.loc(notificationLoc, "notification_id"),
+                        "each player's notification_id derives from request_id: send none"));
+            }
+        }
+        if (!faults.isEmpty()) {
+            throw new InvalidInputException(faults);
+        }
+        Instant created = notification.created() != null ? notification.created()
+                : Instant.now().truncatedTo(ChronoUnit.MICROS);
+        List<NotificationEvent> events = new ArrayList<>(players.size());
+        List<String> values = new ArrayList<>(players.size());
+        long total = 0;
+        for (UUID player : players) {
+            NotificationEvent event = new NotificationEvent(player.toString(), notification.message(),
+                    notification.svcUrl(), notification.customData(), notification.etag(), id(requestId, player),
+                    created, notification.expiresAt());
+            String value = publisher.value(event);
+            total += value.getBytes(StandardCharsets.UTF_8).length;
+            events.add(event);
+            values.add(value);
+        }
+        if (total > MAX_TOTAL_BYTES) {
+            throw new InvalidInputException(List.of(ErrorDetail.valueError(notificationLoc, "the notification for "
+                    + players.size() + " players is " + total + " bytes as JSON; a call sends at most "
+                    + MAX_TOTAL_BYTES)));
+        }
+        return publisher.publish(events, values).replaceWith(events.stream().map(NotificationEvent::notificationId).toList());
+    }
+
+    /** The player's notification id of request {@code requestId}: the same whenever the request is sent again. */
+    static String id(String requestId, UUID player) {
+        return UUID.nameUUIDFromBytes(("fan-out\n" + requestId + "\n" + player).getBytes(StandardCharsets.UTF_8))
+                .toString();
+    }
+
+    private static List<UUID> players(List<ErrorDetail> faults, List<String> playerUuids) {
+        List<Object> at = ErrorDetail.loc("body", "player_uuids");
+        if (!Constraints.required(faults, at, playerUuids)) {
+            return List.of();
+        }
+        if (playerUuids.isEmpty()) {
+            faults.add(ErrorDetail.tooShort(at, 1));
+            return List.of();
+        }
+        if (playerUuids.size() > MAX_PLAYERS) {
+            faults.add(ErrorDetail.tooLong(at, MAX_PLAYERS));
+            return List.of();
+        }
+        List<UUID> players = new ArrayList<>(playerUuids.size());
+        for (int i = 0; i < playerUuids.size(); i++) {
+            List<Object> loc = ErrorDetail.loc(at, i);
+            String raw = playerUuids.get(i);
+            UUID player = Constraints.required(faults, loc, raw) && Constraints.text(faults, loc, raw)
+                    ? Constraints.uuid(faults, loc, raw) : null;
+            if (player != null) {
+                players.add(player);
+            }
+        }
+        return players;
+    }
+}
