@@ -51,8 +51,11 @@ final class PlayerPaths {
                     "The token is not bound to a player"));
         }
         UUID player = in.pathUuid(PARAMETER, segment);
+        if (player == null) {
+            return null; // no player at all: the path's 422
+        }
         boolean anyone = PermissionMatcher.grantsAny(token.permissions(), List.of(anyPlayer));
-        if (!anyone && (player == null || !token.player().map(player::equals).orElse(false))) {
+        if (!anyone && !token.player().map(player::equals).orElse(false)) {
             throw new AuthRefusedException(AuthErrorCode.INSUFFICIENT_PERMISSIONS,
                     "The token's self permissions reach only its own player; another needs " + anyPlayer);
         }
