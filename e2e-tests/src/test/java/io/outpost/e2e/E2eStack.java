@@ -47,7 +47,7 @@ final class E2eStack {
     static final String PUBLISHER_SECRET = "e2e-publisher-secret-" + UUID.randomUUID();
     static final String ADMIN_CLIENT = "e2e-admin";
     static final String ADMIN_SECRET = "e2e-admin-secret-" + UUID.randomUUID();
-    static final List<UUID> PLAYERS = Stream.generate(UUID::randomUUID).limit(18).toList();
+    static final List<UUID> PLAYERS = Stream.generate(UUID::randomUUID).limit(20).toList();
     static final String PLAYER_SECRET = "e2e-player-secret-" + UUID.randomUUID();
     /** auth-service's private admin API (not behind the gateway). */
     static final int ADMIN_PORT = FreePorts.pick();
@@ -115,6 +115,15 @@ final class E2eStack {
         if (player != null) {
             props.setProperty(prefix + "player-uuid", player.toString());
         }
+    }
+
+    /** Long polls the first notification-service instance holds now (its gauge). */
+    static double heldPolls() {
+        String metrics = io.restassured.RestAssured.given().get(get().service("notification-service").url()
+                + "/q/metrics").asString();
+        java.util.regex.Matcher held = java.util.regex.Pattern
+                .compile("(?m)^outpost_notification_polls_held(?:\\{[^}]*\\})? ([0-9.E]+)").matcher(metrics);
+        return held.find() ? Double.parseDouble(held.group(1)) : 0;
     }
 
     /** The client id of the game client bound to {@code PLAYERS.get(i)}. */

@@ -48,7 +48,7 @@ class TokenRevocationEndToEndTest {
         assertThat(poll(token, "deadline=0").statusCode()).isEqualTo(200);
         assertThat(read(token, history).statusCode()).isEqualTo(200);
         CompletableFuture<Response> held = CompletableFuture.supplyAsync(() -> poll(token, "deadline=60"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> heldPolls() >= 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> E2eStack.heldPolls() >= 1);
 
         String admin = token(E2eStack.ADMIN_CLIENT, E2eStack.ADMIN_SECRET);
         given().auth().oauth2(admin).post("http://127.0.0.1:" + E2eStack.ADMIN_PORT + "/users/v1/admin/clients/" + E2eStack.DOOMED_CLIENT + "/disable")
@@ -85,10 +85,10 @@ class TokenRevocationEndToEndTest {
                 .post(ADMIN_API).then().statusCode(201).extract().path("client_secret");
         String before = tokenFrom(other, id, secret).then().statusCode(200).extract().path("access_token");
         assertThat(poll(before, "deadline=0").statusCode()).isEqualTo(200);
-        double heldBefore = heldPolls();
+        double heldBefore = E2eStack.heldPolls();
         CompletableFuture<Response> held = CompletableFuture.supplyAsync(() -> poll(before, "deadline=60"));
         CompletableFuture<java.time.Instant> heldAnswered = held.thenApply(answer -> java.time.Instant.now());
-        await().atMost(Duration.ofSeconds(10)).until(() -> heldPolls() > heldBefore);
+        await().atMost(Duration.ofSeconds(10)).until(() -> E2eStack.heldPolls() > heldBefore);
 
         String rotated = given().auth().oauth2(admin).queryParam("grace_seconds", 0).post(ADMIN_API + "/" + id
                 + "/secret").then().statusCode(200).extract().path("client_secret");
@@ -175,14 +175,6 @@ class TokenRevocationEndToEndTest {
     private static Response tokenFrom(String replica, String client, String secret) {
         return given().auth().preemptive().basic(client, secret).contentType("application/json")
                 .body("{\"grant_type\":\"client_credentials\"}").post(replica + "/users/v2/oauth/token");
-    }
-
-    /** Long polls notification-service holds now (its gauge). */
-    private static double heldPolls() {
-        String metrics = given().get(E2eStack.get().service("notification-service").url() + "/q/metrics").asString();
-        java.util.regex.Matcher held = java.util.regex.Pattern.compile("(?m)^outpost_notification_polls_held(?:\\{[^}]*\\})? ([0-9.E]+)")
-                .matcher(metrics);
-        return held.find() ? Double.parseDouble(held.group(1)) : 0;
     }
 
     private static String token(String client, String secret) {
