@@ -15,6 +15,7 @@ import java.util.UUID;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.outpost.load.LatencyProbe;
 import io.outpost.model.Permissions;
 import io.outpost.testsupport.BackingServices;
 import io.outpost.testsupport.TestTokens;

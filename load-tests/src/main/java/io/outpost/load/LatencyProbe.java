@@ -1,4 +1,4 @@
-package io.outpost.load.history;
+package io.outpost.load;
 
 import java.io.IOException;
 import java.net.URI;
@@ -14,11 +14,11 @@ import org.HdrHistogram.Histogram;
  * One client, one keep-alive connection, one request at a time (closed loop): the latency of a request on an
  * otherwise idle service, from send to the whole body read. Bounded by a request count and a deadline.
  */
-final class LatencyProbe {
+public final class LatencyProbe {
 
-    record Result(String name, long requests, double p50, double p90, double p99, double max, double perSecond,
-            int bodyBytes) {
-        String row() {
+    public record Result(String name, long requests, double p50, double p90, double p99, double max,
+            double perSecond, int bodyBytes) {
+        public String row() {
             return String.format("| %s | %,d | %.2f | %.2f | %.2f | %.2f | %,.0f | %,d |", name, requests, p50, p90, p99,
                     max, perSecond, bodyBytes);
         }
@@ -27,24 +27,39 @@ final class LatencyProbe {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final String token;
 
-    LatencyProbe(String token) {
+    public LatencyProbe(String token) {
         this.token = token;
     }
 
-    HttpResponse<String> get(String url) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + token)
-                .timeout(Duration.ofSeconds(30)).build();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200) {
+    /** A GET that must answer 200. */
+    public HttpResponse<String> get(String url) throws IOException, InterruptedException {
+        return get(url, null, 200);
+    }
+
+    /** A GET with {@code If-None-Match: ifNoneMatch} (when not null) that must answer {@code status}. */
+    public HttpResponse<String> get(String url, String ifNoneMatch, int status) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + token)
+                .timeout(Duration.ofSeconds(30));
+        if (ifNoneMatch != null) {
+            request.header("If-None-Match", ifNoneMatch);
+        }
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != status) {
             throw new IOException(url + " answered " + response.statusCode() + ": " + response.body());
         }
         return response;
     }
 
-    Result measure(String name, String url, int warmup, int requests, Duration deadline)
+    public Result measure(String name, String url, int warmup, int requests, Duration deadline)
             throws IOException, InterruptedException {
+        return measure(name, url, null, 200, warmup, requests, deadline);
+    }
+
+    /** {@code requests} GETs one after the other (or until {@code deadline}), each answering {@code status}. */
+    public Result measure(String name, String url, String ifNoneMatch, int status, int warmup, int requests,
+            Duration deadline) throws IOException, InterruptedException {
         for (int i = 0; i < warmup; i++) {
-            get(url);
+            get(url, ifNoneMatch, status);
         }
         Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(30), 3);
         long end = System.nanoTime() + deadline.toNanos();
@@ -53,7 +68,7 @@ final class LatencyProbe {
         int done = 0;
         while (done < requests && System.nanoTime() < end) {
             long t0 = System.nanoTime();
-            bytes = get(url).body().length();
+            bytes = get(url, ifNoneMatch, status).body().length();
             histogram.recordValue(System.nanoTime() - t0);
             done++;
         }
