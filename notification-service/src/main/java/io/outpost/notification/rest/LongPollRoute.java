@@ -36,7 +36,9 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Spec §4.2: a player reads their own notifications by long poll. Served by a Vert.x route below Quarkus REST:
+ * Spec §4.2: a player reads their own notifications by long poll — at {@code …/player/me/…} or, as the vendor's
+ * per-player path has it, {@code …/player/{player_uuid}/…} ({@link PlayerPaths}). Served by a Vert.x route below
+ * Quarkus REST:
  * a held poll then keeps no REST request context, CDI request context or captured contexts (live heap per held
  * poll 10.7 → 6.5 KiB with the token headers dropped below: docs/benchmarks.md, "Long-poll memory"). It
  * checks and answers exactly as the other endpoints do ({@link BearerTokenFilter}, {@link InputParser},
