@@ -17,7 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.outpost.testsupport.BackingServices;
-import io.outpost.testsupport.PostgresConnection;
+import io.outpost.testsupport.local.OutpostStack;
 
 /** notification-service as built ({@code target/quarkus-app}), in its own JVM on 127.0.0.1; stopped on close. */
 final class NotificationServiceProcess implements AutoCloseable {
@@ -66,29 +66,9 @@ final class NotificationServiceProcess implements AutoCloseable {
     /** As above, with extra environment variables (settings of the service). */
     static NotificationServiceProcess start(Path root, BackingServices backing, String jwksUrl, int port, Path log,
             List<String> jvmOptions, Map<String, String> extraEnv) throws IOException, InterruptedException {
-        Path app = Path.of(System.getProperty("server.app",
-                root.resolve("notification-service/target/quarkus-app/quarkus-run.jar").toString()));
-        if (!Files.exists(app)) {
-            throw new IOException(app + " is missing: ./mvnw -o -pl notification-service package -DskipTests first");
-        }
-        List<String> command = new java.util.ArrayList<>();
-        command.add(Path.of(javaHome(), "bin", "java").toString());
-        command.addAll(jvmOptions);
-        command.addAll(List.of("-jar", app.toString()));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        PostgresConnection pg = backing.postgres();
-        Map<String, String> env = builder.environment();
-        env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
-        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
-        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", pg.reactiveUrl());
-        env.put("QUARKUS_DATASOURCE_USERNAME", pg.username());
-        env.put("QUARKUS_DATASOURCE_PASSWORD", pg.password());
-        env.put("KAFKA_BOOTSTRAP_SERVERS", backing.kafkaBootstrapServers());
-        env.put("OUTPOST_SECURITY_JWKS_URL", jwksUrl);
-        env.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
-        env.putAll(extraEnv);
-        Process process = builder.start();
+        Path app = Path.of(System.getProperty("server.app", OutpostStack.app(root, "notification-service").toString()));
+        Process process = OutpostStack.launch(app, Path.of(javaHome()), root, port, backing.postgres(),
+                backing.kafkaBootstrapServers(), jwksUrl, jvmOptions, extraEnv, log);
         Runtime.getRuntime().addShutdownHook(new Thread(process::destroy, "stop-notification-service"));
         NotificationServiceProcess service = new NotificationServiceProcess(process, port, log);
         service.awaitReady();

@@ -189,30 +189,55 @@ public final class OutpostStack implements AutoCloseable {
     }
 
     private Process launch(Service service, PostgresConnection pg, Map<String, String> own) throws IOException {
-        Path app = root.resolve(service.name()).resolve("target/quarkus-app/quarkus-run.jar");
-        if (!Files.exists(app)) {
-            throw new IOException(app + " is missing: build first (./mvnw package -DskipTests)");
-        }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-XX:+UseSerialGC", "-jar", app.toString())
-                .directory(root.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log(service).toFile()));
-        Map<String, String> env = builder.environment();
-        env.put("QUARKUS_HTTP_PORT", Integer.toString(service.port()));
-        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
-        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", pg.reactiveUrl());
-        env.put("QUARKUS_DATASOURCE_USERNAME", pg.username());
-        env.put("QUARKUS_DATASOURCE_PASSWORD", pg.password());
-        env.put("KAFKA_BOOTSTRAP_SERVERS", backing.kafkaBootstrapServers());
-        env.put("OUTPOST_SECURITY_JWKS_URL", services.get(0).url() + "/users/v1/publickeys");
+        Map<String, String> env = new LinkedHashMap<>();
         env.put("OUTPOST_SECURITY_ISSUER", gatewayUrl());
         if (service.name().equals("auth-service")) {
             env.put("OUTPOST_AUTH_PUBLIC_BASE_URL", gatewayUrl());
         }
-        env.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
         env.putAll(extraEnv.getOrDefault(service.name(), Map.of()));
         env.putAll(own);
+        return launch(app(root, service.name()), javaHome(), root, service.port(), pg, backing.kafkaBootstrapServers(),
+                services.get(0).url() + "/users/v1/publickeys", List.of("-Xmx512m", "-XX:+UseSerialGC"), env,
+                log(service));
+    }
+
+    /** A service as built: {@code <root>/<name>/target/quarkus-app/quarkus-run.jar}. */
+    public static Path app(Path root, String name) {
+        return root.resolve(name).resolve("target/quarkus-app/quarkus-run.jar");
+    }
+
+    /** The JDK this JVM runs on, which the services run on unless told otherwise. */
+    public static Path javaHome() {
+        return Path.of(System.getProperty("java.home"));
+    }
+
+    /**
+     * One packaged service ({@code app}) on the JDK at {@code javaHome}, in a JVM of its own in {@code workDir} on
+     * 127.0.0.1:{@code port}, against the given PostgreSQL and Kafka, verifying tokens from {@code jwksUrl};
+     * {@code env} is applied last (a service's own settings), its output appended to {@code log}. The local stack's
+     * way to start a service, and the benchmarks'.
+     */
+    public static Process launch(Path app, Path javaHome, Path workDir, int port, PostgresConnection pg, String kafka,
+            String jwksUrl, List<String> jvmOptions, Map<String, String> env, Path log) throws IOException {
+        if (!Files.exists(app)) {
+            throw new IOException(app + " is missing: build first (./mvnw package -DskipTests)");
+        }
+        List<String> command = new java.util.ArrayList<>();
+        command.add(javaHome.resolve("bin").resolve("java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", app.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        Map<String, String> variables = builder.environment();
+        variables.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        variables.put("QUARKUS_HTTP_HOST", "127.0.0.1");
+        variables.put("QUARKUS_DATASOURCE_REACTIVE_URL", pg.reactiveUrl());
+        variables.put("QUARKUS_DATASOURCE_USERNAME", pg.username());
+        variables.put("QUARKUS_DATASOURCE_PASSWORD", pg.password());
+        variables.put("KAFKA_BOOTSTRAP_SERVERS", kafka);
+        variables.put("OUTPOST_SECURITY_JWKS_URL", jwksUrl);
+        variables.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
+        variables.putAll(env);
         return builder.start();
     }
 
