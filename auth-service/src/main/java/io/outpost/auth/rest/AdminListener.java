@@ -38,7 +38,7 @@ import io.vertx.ext.web.RoutingContext;
  * the admin port answers nothing else. Requests on both ports run through the same Quarkus HTTP stack (body
  * limits, forwarded headers, bearer verification): the second listener hands them to Quarkus's root handler, so
  * {@link AdminClientsResource} is served unchanged. Quarkus's own management interface cannot carry REST
- * resources, hence this listener.
+ * resources, hence this listener. Its {@code /q/openapi} is the admin API's own document ({@link AdminDocument}).
  */
 @ApplicationScoped
 public class AdminListener {
@@ -51,6 +51,7 @@ public class AdminListener {
     private final AuthConfig config;
     private final String mainHost;
     private final int mainPort;
+    private final AdminDocument document = AdminDocument.load();
     private volatile HttpServer server;
 
     public AdminListener(AuthConfig config, @ConfigProperty(name = "quarkus.http.host") String mainHost,
@@ -96,6 +97,14 @@ public class AdminListener {
     /** Runs before every resource, on both listeners. */
     void guard(@Observes Router router) {
         router.route().order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(this::admit);
+        // ahead of Quarkus's own /q/openapi, which would answer the public document on this port too
+        router.get(AdminDocument.PATH).order(RouteConstants.ROUTE_ORDER_BODY_HANDLER + 1).handler(context -> {
+            if (onAdminPort(context.request())) {
+                document.answer(context);
+            } else {
+                context.next();
+            }
+        });
     }
 
     /** The port the admin API answers on (the chosen one when configured as 0). */
