@@ -132,18 +132,6 @@ class LongPollHttpTest {
     }
 
     @Test
-    void theOpenApiDocumentDescribesThePoll() {
-        given().when().get("/q/openapi?format=json").then().statusCode(200)
-                .body("paths.'" + Fixture.LP + "'.get.operationId", is("pollNotifications"))
-                .body("paths.'" + Fixture.LP + "'.get.parameters.name",
-                        is(java.util.List.of("max_page_size", "deadline", "offset_reset_strategy", "exclude_before")))
-                .body("components.schemas.NotificationPage.properties.cursor.type", is("string"))
-                // any object, not the Java type that carries its text
-                .body("components.schemas.Notification.properties.custom_data.type", is("object"))
-                .body("components.schemas.Notification.properties.custom_data.properties", nullValue());
-    }
-
-    @Test
     void whitespaceAroundTheTokenIsIgnoredAndTheSchemeIsCaseInsensitive() {
         given().header("Authorization", "  bEaReR   " + token + "  ").when().get(Fixture.LP + "?deadline=0").then()
                 .statusCode(200).header("WWW-Authenticate", nullValue());
