@@ -31,7 +31,8 @@ import io.outpost.testsupport.TestKafka;
  * Issue 9, point 7: what an attacker or a buggy producer puts on the two topics, interleaved with valid records.
  * Every valid record is stored and delivered within seconds, in order; every poison record lands in
  * {@code <topic>.dlq} exactly once, with its key and value, and an {@code outpost-dlq-reason} naming the DESIGN §5
- * type(s) of its fault; nothing else lands there.
+ * type(s) of its fault; nothing else lands there. Issue 40: docs/asyncapi.yaml agrees — every stored record meets its
+ * schemas, every refused one breaks them where a schema can say why, and every dead letter's headers meet theirs.
  *
  * <p>Where DESIGN §5 leaves two words possible (U+0000 inside a uuid is both a forbidden character and not a
  * uuid), either is accepted; the reason must name at least one and nothing outside the set.
@@ -55,8 +56,12 @@ class PoisonRecordsTest {
     private static final String LITERAL = "literal_error";
     private static final String MISSING = "missing";
 
-    /** One record as sent: its place in the topic, and the DESIGN §5 types it must be refused with (none: valid). */
-    private record Sent(String what, String key, byte[] value, Set<String> refusedAs, int partition, long offset) {
+    /**
+     * One record as sent: its place in the topic, the DESIGN §5 types it must be refused with (none: valid), and
+     * whether docs/asyncapi.yaml's schemas can tell it is refused (a key naming another player cannot be).
+     */
+    private record Sent(String what, String key, byte[] value, Set<String> refusedAs, boolean schemaCanSay,
+            int partition, long offset) {
         String source(String topic) {
             return topic + "/" + partition + "/" + offset;
         }
@@ -64,6 +69,7 @@ class PoisonRecordsTest {
 
     private static TestKafka kafka;
     private static Client gateway;
+    private static final AsyncApiDocument CONTRACT = AsyncApiDocument.load();
 
     @BeforeAll
     static void start() {
@@ -116,7 +122,7 @@ class PoisonRecordsTest {
                         JSON_INVALID),
                 poison("not JSON", p, "{not json", JSON_INVALID),
                 valid("after malformed ones", p, note(p, "valid 6")),
-                poison("key of another player", UUID.randomUUID().toString(), note(p, "x"), LITERAL),
+                beyondSchema(poison("key of another player", UUID.randomUUID().toString(), note(p, "x"), LITERAL)),
                 poison("no key", null, note(p, "x"), MISSING),
                 poison("key in upper case", p.toUpperCase(Locale.ROOT), note(p, "x"), LITERAL),
                 poison("NUL in the key", p + "\u0000", note(p, "x"), LITERAL, PATTERN),
@@ -131,6 +137,7 @@ class PoisonRecordsTest {
                 "valid 5", "valid 6", "valid 7");
         Probe.softly(soft, () -> DatabaseOutageTest.assertDelivered(gateway, token, expected, WITHIN_SECONDS));
         Probe.softly(soft, () -> assertDeadLetters(topic, sent));
+        Probe.softly(soft, () -> assertTheAsyncApiSchemasAgree(topic, sent));
         soft.assertAll();
     }
 
@@ -183,7 +190,8 @@ class PoisonRecordsTest {
                 poison("not UTF-8", s, bytes(tx(s, null, "role", "{\"name\":\"LATIN1\"}"), "LATIN1",
                         new byte[] { (byte) 0xE9 }), JSON_INVALID),
                 poison("not JSON", s, "[", JSON_INVALID),
-                poison("key of another sandbox", UUID.randomUUID().toString(), tx(s, null, "role", "{}"), LITERAL),
+                beyondSchema(poison("key of another sandbox", UUID.randomUUID().toString(), tx(s, null, "role", "{}"),
+                        LITERAL)),
                 poison("no key", null, tx(s, null, "role", "{}"), MISSING),
                 poison("key in upper case", s.toUpperCase(Locale.ROOT), tx(s, null, "role", "{}"), LITERAL),
                 poison("no value", s, (byte[]) null, MISSING),
@@ -198,6 +206,26 @@ class PoisonRecordsTest {
                     .isEqualTo(lists);
         }));
         Probe.softly(soft, () -> assertDeadLetters(topic, sent));
+        Probe.softly(soft, () -> assertTheAsyncApiSchemasAgree(topic, sent));
+        soft.assertAll();
+    }
+
+    /**
+     * docs/asyncapi.yaml agrees with the ingest: every record it stored meets the topic's key and value schemas, and
+     * every record it refused breaks them — but those whose fault no schema can state (their key names another
+     * player or sandbox than their value), which meet them.
+     */
+    private static void assertTheAsyncApiSchemasAgree(String topic, List<Sent> sent) {
+        SoftAssertions soft = new SoftAssertions();
+        for (Sent record : sent) {
+            List<String> faults = CONTRACT.faults(topic, record.key(), record.value());
+            if (record.refusedAs().isEmpty() || !record.schemaCanSay()) {
+                soft.assertThat(faults).as("schema faults of '%s', which %s", record.what(),
+                        record.refusedAs().isEmpty() ? "the ingest stored" : "no schema can refuse").isEmpty();
+            } else {
+                soft.assertThat(faults).as("schema faults of '%s', which the ingest refused", record.what()).isNotEmpty();
+            }
+        }
         soft.assertAll();
     }
 
@@ -242,6 +270,8 @@ class PoisonRecordsTest {
                     soft.assertThat(value != null && !letter.value().isEmpty() && value.startsWith(letter.value()))
                             .as("value of '%s' begins its cut dead letter", record.what()).isTrue();
                 }
+                soft.assertThat(CONTRACT.headerFaults(dlq, letter.headers()))
+                        .as("headers of the dead letter of '%s' against docs/asyncapi.yaml", record.what()).isEmpty();
                 String reason = letter.headers().get(Topics.DLQ_REASON_HEADER);
                 soft.assertThat(typesOf(reason)).as("types in the reason of '%s' (%s)", record.what(), shortened(reason))
                         .isNotEmpty().isSubsetOf(record.refusedAs());
@@ -284,7 +314,7 @@ class PoisonRecordsTest {
             RecordMetadata at = kafka.sendRaw(topic, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value);
             @SuppressWarnings("unchecked")
             Set<String> refusedAs = (Set<String>) r[3];
-            sent.add(new Sent((String) r[0], key, value, refusedAs, at.partition(), at.offset()));
+            sent.add(new Sent((String) r[0], key, value, refusedAs, r.length < 5, at.partition(), at.offset()));
         }
         return sent;
     }
@@ -299,6 +329,11 @@ class PoisonRecordsTest {
 
     private static Object[] poison(String what, String key, byte[] value, String... refusedAs) {
         return new Object[] { what, key, value, Set.of(refusedAs) };
+    }
+
+    /** {@code poison}, marked as one whose fault no schema of docs/asyncapi.yaml can state. */
+    private static Object[] beyondSchema(Object[] poison) {
+        return new Object[] { poison[0], poison[1], poison[2], poison[3], "beyond the schemas" };
     }
 
     private static byte[] utf8(String text) {
