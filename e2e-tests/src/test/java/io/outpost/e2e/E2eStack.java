@@ -28,8 +28,8 @@ import io.outpost.testsupport.local.OutpostStack;
  * The packaged services behind the gateway, started once for all end-to-end tests on free ports against the
  * test run's real PostgreSQL and Kafka, with clients registered in auth-service: a game client bound to
  * {@link #PLAYER}, a backend console holding the sandbox permissions, a backend publisher, a second game client the
- * revocation test disables, an administrator, and one game client per player of {@link #PLAYERS} for the fault tests
- * ({@link #playerClient}).
+ * revocation test disables, an administrator, a game client for the generated client's flow, and one game client per
+ * player of {@link #PLAYERS} for the fault tests ({@link #playerClient}).
  */
 final class E2eStack {
 
@@ -47,6 +47,10 @@ final class E2eStack {
     static final String PUBLISHER_SECRET = "e2e-publisher-secret-" + UUID.randomUUID();
     static final String ADMIN_CLIENT = "e2e-admin";
     static final String ADMIN_SECRET = "e2e-admin-secret-" + UUID.randomUUID();
+    /** A game client of its own for the generated client's flow (GeneratedClientEndToEndTest). */
+    static final String GENERATED_CLIENT = "e2e-generated";
+    static final String GENERATED_SECRET = "e2e-generated-secret-" + UUID.randomUUID();
+    static final UUID GENERATED_PLAYER = UUID.randomUUID();
     static final List<UUID> PLAYERS = Stream.generate(UUID::randomUUID).limit(20).toList();
     static final String PLAYER_SECRET = "e2e-player-secret-" + UUID.randomUUID();
     /** auth-service's private admin API (not behind the gateway). */
@@ -98,6 +102,8 @@ final class E2eStack {
                 Permissions.SANDBOX_CONFIG_VIEW);
         client(props, ADMIN_CLIENT, ADMIN_SECRET, null, Permissions.AUTH_CLIENTS_ADMIN);
         client(props, PUBLISHER_CLIENT, PUBLISHER_SECRET, null, Permissions.NOTIFICATION_PLAYER_WRITE);
+        client(props, GENERATED_CLIENT, GENERATED_SECRET, GENERATED_PLAYER, Permissions.NOTIFICATION_PLAYER_SELF_ALL,
+                Permissions.SANDBOX_CONFIG_VIEW);
         for (int i = 0; i < PLAYERS.size(); i++) {
             client(props, playerClient(i), PLAYER_SECRET, PLAYERS.get(i), Permissions.NOTIFICATION_PLAYER_SELF_ALL);
         }
