@@ -157,6 +157,14 @@ public final class BackingServices implements AutoCloseable {
                 broker != null ? broker.bootstrapServers() : externalKafka, true);
     }
 
+    /**
+     * Backing services started elsewhere (a {@link ReplicatedBackingServices}): their addresses only; closing this
+     * leaves them alone.
+     */
+    public static BackingServices of(PostgresConnection postgres, String kafkaBootstrap) {
+        return new BackingServices(null, postgres, null, kafkaBootstrap, false);
+    }
+
     public PostgresConnection postgres() {
         return postgres;
     }

@@ -2,7 +2,6 @@ package io.outpost.testsupport;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -18,7 +17,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -43,15 +41,16 @@ public final class KafkaBroker implements AutoCloseable {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
 
     private final Path directory;
+    private final BrokerConfig config;
     private final int port;
-    private final int saslPort;
-    private final int controllerPort;
+    /** The cluster id its storage is formatted with, the first time; null for a random one. */
+    private final String clusterId;
 
-    private KafkaBroker(Path directory, int port, int saslPort, int controllerPort) {
+    private KafkaBroker(Path directory, BrokerConfig config, String clusterId) {
         this.directory = directory;
-        this.port = port;
-        this.saslPort = saslPort;
-        this.controllerPort = controllerPort;
+        this.config = config;
+        this.port = config.port();
+        this.clusterId = clusterId;
     }
 
     /**
@@ -60,17 +59,19 @@ public final class KafkaBroker implements AutoCloseable {
      */
     public static KafkaBroker create(Path directory, int port) throws IOException {
         Files.createDirectories(directory);
-        return new KafkaBroker(directory, port == 0 ? FreePorts.pick() : port, FreePorts.pick(), FreePorts.pick());
+        return new KafkaBroker(directory,
+                BrokerConfig.single(port == 0 ? FreePorts.pick() : port, FreePorts.pick(), FreePorts.pick()), null);
+    }
+
+    /** One node of a {@link KafkaCluster}: {@code config} places it in the quorum, all formatted with {@code clusterId}. */
+    static KafkaBroker member(Path directory, BrokerConfig config, String clusterId) throws IOException {
+        Files.createDirectories(directory);
+        return new KafkaBroker(directory, config, clusterId);
     }
 
     /** Control of the broker that was {@linkplain #create created} on {@code directory} (its ports are kept there). */
     public static KafkaBroker attach(Path directory) throws IOException {
-        Properties config = new Properties();
-        try (Reader reader = Files.newBufferedReader(directory.resolve("server.properties"), StandardCharsets.UTF_8)) {
-            config.load(reader);
-        }
-        return new KafkaBroker(directory, listenerPort(config, "PLAINTEXT"), listenerPort(config, "SASL_PLAINTEXT"),
-                listenerPort(config, "CONTROLLER"));
+        return new KafkaBroker(directory, BrokerConfig.read(directory.resolve("server.properties")), null);
     }
 
     /** The plaintext listener: no authentication, and its clients are super users (every test's and tool's). */
@@ -83,7 +84,7 @@ public final class KafkaBroker implements AutoCloseable {
      * ({@link KafkaUsers} creates users and grants).
      */
     public String saslBootstrapServers() {
-        return "127.0.0.1:" + saslPort;
+        return "127.0.0.1:" + config.saslPort();
     }
 
     public Path directory() {
@@ -107,7 +108,7 @@ public final class KafkaBroker implements AutoCloseable {
         Files.writeString(classpath, "-cp \"" + brokerClasspath() + "\"\n", StandardCharsets.UTF_8);
         if (!Files.exists(directory.resolve("data").resolve("meta.properties"))) {
             run(List.of(java(), "@" + classpath, "kafka.tools.StorageTool", "format", "--ignore-formatted",
-                    "-t", clusterId(), "-c", config.toString()), directory.resolve("format.log"));
+                    "-t", clusterId != null ? clusterId : clusterId(), "-c", config.toString()), directory.resolve("format.log"));
         }
         List<String> command = new ArrayList<>(List.of(java(), "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC",
                 "-Djava.awt.headless=true", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
@@ -137,6 +138,22 @@ public final class KafkaBroker implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** SIGKILL, as a node that is lost: no controlled shutdown, no leadership handed over; its data stays. */
+    public synchronized void kill() {
+        Optional<ProcessHandle> running = process();
+        if (running.isPresent()) {
+            running.get().destroyForcibly();
+            if (!awaitExit(running.get(), Duration.ofSeconds(30))) {
+                throw new IllegalStateException("the Kafka broker in " + directory + " survived SIGKILL for 30 s");
+            }
+        }
+    }
+
+    /** Its {@code node.id} (1 for a broker that is the whole cluster). */
+    public int nodeId() {
+        return config.nodeId();
     }
 
     /** SIGSTOP: the broker keeps its connections open and answers nothing (a network partition). */
@@ -182,51 +199,10 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    private static int listenerPort(Properties config, String listener) throws IOException {
-        String listeners = config.getProperty("listeners", "");
-        for (String address : listeners.split(",")) {
-            if (address.strip().startsWith(listener + "://")) {
-                return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1).strip());
-            }
-        }
-        throw new IOException("server.properties names no " + listener + " listener: " + listeners);
-    }
-
     private Path writeConfig() throws IOException {
-        String properties = String.join("\n",
-                "process.roles=broker,controller",
-                "node.id=1",
-                "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-                "listeners=PLAINTEXT://127.0.0.1:" + port + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort
-                        + ",CONTROLLER://127.0.0.1:" + controllerPort,
-                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort,
-                "controller.listener.names=CONTROLLER",
-                "inter.broker.listener.name=PLAINTEXT",
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
-                // the SASL listener authenticates with SCRAM and its users get only what ACLs grant them (as on
-                // Strimzi's listener with simple authorization); the plaintext and controller listeners' anonymous
-                // clients are super users, so everything else runs as before
-                "sasl.enabled.mechanisms=SCRAM-SHA-512",
-                "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config="
-                        + "org.apache.kafka.common.security.scram.ScramLoginModule required;",
-                "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-                "super.users=User:ANONYMOUS",
-                "allow.everyone.if.no.acl.found=false",
-                "log.dirs=" + directory.resolve("data").toAbsolutePath(),
-                "num.partitions=4",
-                "auto.create.topics.enable=true",
-                "offsets.topic.replication.factor=1",
-                "offsets.topic.num.partitions=4",
-                "transaction.state.log.replication.factor=1",
-                "transaction.state.log.min.isr=1",
-                "transaction.state.log.num.partitions=4",
-                "share.coordinator.state.topic.replication.factor=1",
-                "share.coordinator.state.topic.min.isr=1",
-                "group.initial.rebalance.delay.ms=0",
-                "") ;
-        Path config = directory.resolve("server.properties");
-        Files.writeString(config, properties, StandardCharsets.UTF_8);
-        return config;
+        Path file = directory.resolve("server.properties");
+        config.write(file, directory);
+        return file;
     }
 
     private void awaitReady(ProcessHandle broker, Path log) throws IOException {
@@ -315,7 +291,8 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    private static String clusterId() {
+    /** A new random cluster id, as {@code kafka-storage random-uuid} makes one. */
+    static String clusterId() {
         byte[] bytes = new byte[16];
         String id;
         do {
@@ -328,7 +305,6 @@ public final class KafkaBroker implements AutoCloseable {
     private static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
-
 
     private static String tail(Path log) {
         try {

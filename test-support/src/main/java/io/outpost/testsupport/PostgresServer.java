@@ -37,6 +37,8 @@ public final class PostgresServer implements AutoCloseable {
     private final Path dataDirectory;
     private final String binary;
     private final String options;
+    /** The postmaster's arguments besides {@code -D}, as it was started. */
+    private final List<String> args;
     private final int port;
 
     private PostgresServer(EmbeddedPostgres postgres, Path dataDirectory) throws IOException {
@@ -57,6 +59,7 @@ public final class PostgresServer implements AutoCloseable {
         if (dataAt >= 0) {
             args.subList(dataAt, Math.min(dataAt + 2, args.size())).clear(); // pg_ctl passes its own -D
         }
+        this.args = List.copyOf(args);
         this.options = args.stream().map(arg -> '"' + arg + '"').collect(Collectors.joining(" "));
         int portAt = args.indexOf("-p");
         if (portAt < 0 || portAt + 1 >= args.size()) {
@@ -112,6 +115,24 @@ public final class PostgresServer implements AutoCloseable {
         return dataDirectory;
     }
 
+    public int port() {
+        return port;
+    }
+
+    /**
+     * The {@code postmaster.opts} of a server on a copy of this one's data in {@code copy}, listening on
+     * {@code copyPort} with the same binaries and settings: written there, it lets {@link #attach} and
+     * {@link #start()} run the copy (a standby, {@link PostgresPair}).
+     */
+    String postmasterOptsFor(Path copy, int copyPort) {
+        StringBuilder opts = new StringBuilder(binary).append(" \"-D\" \"").append(copy).append('"');
+        for (int i = 0; i < args.size(); i++) {
+            String arg = i > 0 && args.get(i - 1).equals("-p") ? Integer.toString(copyPort) : args.get(i);
+            opts.append(" \"").append(arg).append('"');
+        }
+        return opts.append('\n').toString();
+    }
+
     /** Whether a postmaster runs on this data directory (paused counts as running). */
     public boolean isRunning() {
         return postmaster().isPresent();
@@ -125,6 +146,28 @@ public final class PostgresServer implements AutoCloseable {
     /** SIGCONT to the postmaster and every backend; harmless when not paused. */
     public void resume() {
         postmaster().ifPresent(Signals::resume);
+    }
+
+    /**
+     * SIGKILL to the postmaster and every backend at once, as when its machine is lost: no checkpoint, no session
+     * ended politely (their clients see the connections reset). Returns once the postmaster is gone.
+     */
+    public void kill() {
+        postmaster().ifPresent(postmaster -> {
+            Signals.kill(postmaster);
+            try {
+                postmaster.onExit().get(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                throw new IllegalStateException("the postmaster of " + dataDirectory + " survived SIGKILL", e);
+            }
+        });
+    }
+
+    /** Ends recovery of a standby ({@code pg_ctl promote}): it becomes a primary; returns once it accepts writes. */
+    public void promote() throws IOException {
+        pgCtl("promote");
     }
 
     /** Stops the server (fast shutdown: sessions are ended); its data and port stay for {@link #start()}. */

@@ -8,9 +8,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The two POSIX signals a fault test needs and the JDK cannot send: SIGSTOP freezes a process tree (to the
- * clients it looks like a network partition: connections stay open and nothing answers) and SIGCONT thaws it.
- * Sent with the system's {@code kill}.
+ * The POSIX signals a fault test needs and the JDK cannot send: SIGSTOP freezes a process tree (to the
+ * clients it looks like a network partition: connections stay open and nothing answers), SIGCONT thaws it, and
+ * SIGKILL ends a whole tree at once. Sent with the system's {@code kill}.
  */
 final class Signals {
 
@@ -21,6 +21,14 @@ final class Signals {
     static void pause(ProcessHandle root) {
         send("-STOP", List.of(root));
         send("-STOP", root.descendants().toList());
+    }
+
+    /**
+     * SIGKILL to {@code root} and every process below it at once (listed first: once the root is gone its children
+     * are no longer below it), as a lost machine ends them: nothing is flushed, no connection is closed politely.
+     */
+    static void kill(ProcessHandle root) {
+        send("-KILL", Stream.concat(Stream.of(root), root.descendants()).toList());
     }
 
     /** Thaws {@code root} and every process below it; harmless on processes that are not stopped. */
