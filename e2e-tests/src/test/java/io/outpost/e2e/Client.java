@@ -105,9 +105,18 @@ final class Client {
 
     /** Publishes one notification for {@code player} over HTTP (the answer is 200 once Kafka has it). */
     Answer publish(UUID player, String token, String message, Duration timeout) {
+        return publish(player, token, message, null, timeout);
+    }
+
+    /** The same with the publisher's own {@code notification_id} (unless null). */
+    Answer publish(UUID player, String token, String message, String notificationId, Duration timeout) {
+        var notification = JSON.createObjectNode().put("message", message);
+        if (notificationId != null) {
+            notification.put("notification_id", notificationId);
+        }
         return post("/notification/v1/player/" + player + "/notification", token,
-                JSON.createObjectNode().set("notifications", JSON.createArrayNode()
-                        .add(JSON.createObjectNode().put("message", message))).toString(), timeout);
+                JSON.createObjectNode().set("notifications", JSON.createArrayNode().add(notification)).toString(),
+                timeout);
     }
 
     /**

@@ -51,7 +51,7 @@ final class E2eStack {
     static final String GENERATED_CLIENT = "e2e-generated";
     static final String GENERATED_SECRET = "e2e-generated-secret-" + UUID.randomUUID();
     static final UUID GENERATED_PLAYER = UUID.randomUUID();
-    static final List<UUID> PLAYERS = Stream.generate(UUID::randomUUID).limit(20).toList();
+    static final List<UUID> PLAYERS = Stream.generate(UUID::randomUUID).limit(24).toList();
     static final String PLAYER_SECRET = "e2e-player-secret-" + UUID.randomUUID();
     /** auth-service's private admin API (not behind the gateway). */
     static final int ADMIN_PORT = FreePorts.pick();
@@ -63,34 +63,42 @@ final class E2eStack {
 
     static synchronized OutpostStack get() {
         if (stack == null) {
-            try {
-                Path root = Path.of("").toAbsolutePath().getParent();
-                // in the module's build directory, beside the surefire reports: the services' logs are there to
-                // read after a failed run, and the build's clean removes them (they piled up in /tmp before)
-                Path target = Files.createDirectories(Path.of("target").toAbsolutePath());
-                Path work = Files.createTempDirectory(target, "e2e-stack-");
-                int[] ports = { FreePorts.pick(), FreePorts.pick(), FreePorts.pick() };
-                stack = new OutpostStack(root, work.resolve("logs"), BackingServices.shared(), ports, 0)
-                        .progress(line -> System.out.println("[e2e] " + line))
-                        .env("auth-service", "QUARKUS_CONFIG_LOCATIONS", clients(work).toString())
-                        .env("auth-service", "OUTPOST_AUTH_KEYS_DEV_KEY_DIR", work.resolve("keys").toString())
-                        .env("auth-service", "OUTPOST_AUTH_ADMIN_PORT", Integer.toString(ADMIN_PORT))
-                        // the stack's clients are hashed and checked with a cheap PBKDF2: at the production
-                        // 210,000 iterations auth-service's start hashed the 20 clients one after the other
-                        // (~14 s of the stack's start) and each client's first token cost a slow check. No test
-                        // here is about the KDF's cost; auth-service's own tests keep the production setting.
-                        .env("auth-service", "OUTPOST_AUTH_SECRETS_PBKDF2_ITERATIONS", "1000")
-                        .start();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            OutpostStack started = stack;
-            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "e2e-stack-stop"));
+            stack = launch(BackingServices.shared(), "e2e-stack", ADMIN_PORT);
         }
         return stack;
+    }
+
+    /**
+     * The three services behind a gateway, on free ports, against {@code backing}, with this class's clients; in a
+     * folder of the module's build directory named from {@code prefix}, beside the surefire reports (the services'
+     * logs are there to read after a failed run, and the build's clean removes them). Stopped when the JVM exits.
+     */
+    static OutpostStack launch(BackingServices backing, String name, int adminPort) {
+        OutpostStack launched;
+        try {
+            Path root = Path.of("").toAbsolutePath().getParent();
+            Path target = Files.createDirectories(Path.of("target").toAbsolutePath());
+            Path work = Files.createTempDirectory(target, name + "-");
+            int[] ports = { FreePorts.pick(), FreePorts.pick(), FreePorts.pick() };
+            launched = new OutpostStack(root, work.resolve("logs"), backing, ports, 0)
+                    .progress(line -> System.out.println("[" + name + "] " + line))
+                    .env("auth-service", "QUARKUS_CONFIG_LOCATIONS", clients(work).toString())
+                    .env("auth-service", "OUTPOST_AUTH_KEYS_DEV_KEY_DIR", work.resolve("keys").toString())
+                    .env("auth-service", "OUTPOST_AUTH_ADMIN_PORT", Integer.toString(adminPort))
+                    // the stack's clients are hashed and checked with a cheap PBKDF2: at the production
+                    // 210,000 iterations auth-service's start hashed the 20 clients one after the other
+                    // (~14 s of the stack's start) and each client's first token cost a slow check. No test
+                    // here is about the KDF's cost; auth-service's own tests keep the production setting.
+                    .env("auth-service", "OUTPOST_AUTH_SECRETS_PBKDF2_ITERATIONS", "1000")
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(launched::close, name + "-stop"));
+        return launched;
     }
 
     private static Path clients(Path work) throws IOException {

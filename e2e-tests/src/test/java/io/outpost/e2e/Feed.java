@@ -31,7 +31,7 @@ final class Feed implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
 
-    private final TestKafka kafka = new TestKafka();
+    private final TestKafka kafka;
     private final UUID player;
     private final UUID sandbox;
     private final UUID role = UUID.randomUUID();
@@ -45,8 +45,14 @@ final class Feed implements AutoCloseable {
     });
 
     Feed(UUID player, UUID sandbox) {
+        this(player, sandbox, new TestKafka());
+    }
+
+    /** A feed to another cluster ({@link FaultStack}'s), through {@code kafka} (closed with the feed). */
+    Feed(UUID player, UUID sandbox, TestKafka kafka) {
         this.player = player;
         this.sandbox = sandbox;
+        this.kafka = kafka;
     }
 
     Feed start() {

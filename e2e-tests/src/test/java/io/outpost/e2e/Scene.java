@@ -26,13 +26,28 @@ final class Scene {
     /** A player that never receives anything: its polls are held until their deadline. */
     static final int IDLE_PLAYER = 6;
 
-    final OutpostStack stack = E2eStack.get();
-    final Client gateway = new Client(stack.gatewayUrl());
-    final Client notification = new Client(stack.service("notification-service").url());
-    final Client history = new Client(stack.service("history-service").url());
-    final String console = gateway.token(E2eStack.CONSOLE_CLIENT, E2eStack.CONSOLE_SECRET);
-    final String idle = playerToken(IDLE_PLAYER);
+    final OutpostStack stack;
+    final Client gateway;
+    final Client notification;
+    final Client history;
+    final String console;
+    final String idle;
     private final long start = System.nanoTime();
+
+    /** The scene of the end-to-end stack. */
+    Scene() {
+        this(E2eStack.get());
+    }
+
+    /** The scene of another stack with {@link E2eStack}'s clients ({@link FaultStack}). */
+    Scene(OutpostStack stack) {
+        this.stack = stack;
+        this.gateway = new Client(stack.gatewayUrl());
+        this.notification = new Client(stack.service("notification-service").url());
+        this.history = new Client(stack.service("history-service").url());
+        this.console = gateway.token(E2eStack.CONSOLE_CLIENT, E2eStack.CONSOLE_SECRET);
+        this.idle = playerToken(IDLE_PLAYER);
+    }
 
     /** A token of the game client bound to {@code E2eStack.PLAYERS.get(player)}. */
     String playerToken(int player) {

@@ -13,6 +13,9 @@ import io.outpost.support.kafka.KafkaClientSettings;
 
 /** How a {@link TopicIngest} consumes and stores one topic. */
 public final class TopicIngestBuilder<E> {
+
+    /** The consumer's {@code request.timeout.ms}: how long it waits on a broker that does not answer. */
+    static final int REQUEST_TIMEOUT_MS = 5_000;
     final String topic;
     final Class<E> type;
     String bootstrapServers;
@@ -104,6 +107,11 @@ public final class TopicIngestBuilder<E> {
         // over (and their players' notifications flow again) that much sooner after a crash.
         props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
         props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 3_000);
+        // A broker that stops answering without closing its connections (frozen, partitioned) holds a fetch sent to
+        // it until the request times out; only then does the consumer look for the partition's new leader. At
+        // Kafka's default (30 s) the partitions of a frozen leader ingested nothing for 30 s although new leaders
+        // were elected after 9 s (BrokerLeaderLossTest); a fetch is answered within fetch.max.wait.ms (0.5 s).
+        props.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT_MS);
         props.putAll(KafkaClientSettings.configured());
         return props;
     }

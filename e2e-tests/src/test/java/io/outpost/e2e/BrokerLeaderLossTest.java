@@ -1,0 +1,175 @@
+package io.outpost.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.IntStream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+
+import io.outpost.model.Topics;
+import io.outpost.testsupport.KafkaBroker;
+import io.outpost.testsupport.KafkaCluster;
+import io.outpost.testsupport.TestKafka;
+
+/**
+ * Issue 41, point 1: on three Kafka nodes (replication factor 3, {@code min.insync.replicas} 2), the node leading
+ * the partitions in use — a player's notifications, another player's HTTP publishes, a sandbox's transactions — is
+ * killed with SIGKILL, or frozen with SIGSTOP for 30 s, while a producer (acks=all, idempotent) feeds both topics,
+ * a backend publishes over HTTP and game clients follow their cursor loops. Every record the producer had
+ * acknowledged, and every publish answered 202, is delivered (listed) once, in order; no publish answered 503 is
+ * delivered; the ingest resumes — a notification accepted after the new leader was elected reaches its player, the
+ * next transaction is listed — within 10 s of the election.
+ */
+class BrokerLeaderLossTest {
+
+    /** The issue's bound, from the moment the partition has a new leader. */
+    private static final Duration RESUME = Duration.ofSeconds(10);
+    private static final Duration FREEZE = Duration.ofSeconds(30);
+
+    private interface Fault {
+        /** Breaks {@code node}; returns what ends the fault (restart, thaw). */
+        Runnable begin(KafkaBroker node) throws Exception;
+    }
+
+    @Test
+    void everythingAcknowledgedIsDeliveredOnceInOrderWhenTheLeaderIsKilledMidIngestAndMidPublish() throws Exception {
+        ride("leader-kill", 0, node -> {
+            node.kill();
+            return () -> start(node);
+        }, Duration.ZERO);
+    }
+
+    @Test
+    void everythingAcknowledgedIsDeliveredOnceInOrderWhenTheLeaderIsFrozenFor30Seconds() throws Exception {
+        ride("leader-freeze", 1, node -> {
+            node.pause();
+            return node::resume;
+        }, FREEZE);
+    }
+
+    private static void ride(String label, int feedIndex, Fault fault, Duration lasting) throws Exception {
+        Scene scene = new Scene(FaultStack.get());
+        KafkaCluster kafka = FaultStack.kafka();
+        UUID feedPlayer = E2eStack.PLAYERS.get(feedIndex);
+        int partition = FaultStack.partitionOf(feedPlayer.toString());
+        int target = kafka.leader(Topics.PLAYER_NOTIFICATIONS, partition);
+        UUID sandbox = FaultStack.sandboxLedBy(target);
+        int publishIndex = FaultStack.playerLedBy(target, IntStream.range(2, E2eStack.PLAYERS.size())
+                .filter(i -> i != Scene.IDLE_PLAYER).boxed().toList());
+        UUID publishPlayer = E2eStack.PLAYERS.get(publishIndex);
+        scene.log(label + ": node " + target + " leads partition " + partition + " of both topics' keys in use");
+        SoftAssertions soft = new SoftAssertions();
+        Runnable end = null;
+        try (Feed feed = new Feed(feedPlayer, sandbox, new TestKafka(kafka.bootstrapServers()));
+                Publisher publisher = new Publisher(scene.gateway, publishPlayer, scene.playerToken(publishIndex), label);
+                CursorLoop fed = new CursorLoop(scene.gateway, scene.playerToken(feedIndex), 5).startAtHead();
+                CursorLoop published = new CursorLoop(scene.gateway, scene.playerToken(publishIndex), 5).startAtHead()) {
+            feed.start();
+            publisher.start(50);
+            fed.awaitReceived(20, Duration.ofSeconds(60));
+            publisher.awaitAccepted(20, Duration.ofSeconds(60));
+            int feedAtFault = feed.sent();
+            long faultAt = System.nanoTime();
+            end = fault.begin(kafka.broker(target));
+            long electedAt = awaitNewLeader(kafka, partition, target);
+            scene.log(label + ": partition " + partition + " led by another node " + millis(electedAt - faultAt)
+                    + " ms after the fault");
+            long publishedAt = awaitAcceptedAfter(publisher, electedAt);
+            long deliveredAt = await("a notification accepted after the election delivered").atMost(Duration.ofSeconds(60))
+                    .until(() -> firstArrivalAfter(published, publisher, electedAt), at -> at > 0);
+            long listedAt = await("a transaction sent since the fault listed").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> scene.gateway.history(scene.console, sandbox.toString(), "role").size() > feedAtFault
+                            ? System.nanoTime() : 0L, at -> at > 0);
+            long fedAt = await("a notification sent since the fault delivered").atMost(Duration.ofSeconds(60))
+                    .until(() -> fed.received() > feedAtFault ? System.nanoTime() : 0L, at -> at > 0);
+            scene.log(label + ": since the election, first publish accepted after " + millis(publishedAt - electedAt)
+                    + " ms, delivered after " + millis(deliveredAt - electedAt) + " ms; feed: next notification after "
+                    + millis(fedAt - electedAt) + " ms, next transaction listed after " + millis(listedAt - electedAt)
+                    + " ms; " + publisher.refused().size() + " publish(es) refused");
+            soft.assertThat(Duration.ofNanos(deliveredAt - electedAt))
+                    .as("a notification accepted after the election delivered (ingest resumed)").isLessThanOrEqualTo(RESUME);
+            // the feed's producer has Kafka's default request.timeout.ms (30 s): it waits that long for a frozen
+            // leader before it looks for the new one, so during a freeze its records may reach the cluster only as
+            // the freeze ends (Outpost's own producers give up on a request after 3–5 s)
+            long feedBack = Math.max(electedAt, faultAt + lasting.toNanos());
+            soft.assertThat(Duration.ofNanos(listedAt - feedBack)).as("history ingest resumed").isLessThanOrEqualTo(RESUME);
+            Thread.sleep(Math.max(0, millis(faultAt + lasting.toNanos() - System.nanoTime())));
+            end.run();
+            end = null;
+            scene.log(label + ": node " + target + " back");
+            publisher.awaitAccepted(publisher.accepted().size() + 10, Duration.ofSeconds(30));
+            publisher.stop();
+            feed.stop();
+            List<String> accepted = publisher.acceptedMessages();
+            scene.log(label + ": " + feed.sent() + " fed, " + accepted.size() + " publishes accepted, "
+                    + publisher.refused().size() + " refused");
+            Probe.softly(soft, () -> assertLoop(fed, feed.messages(), "the feed's notifications"));
+            Probe.softly(soft, () -> assertLoop(published, accepted, "the publishes answered 202"));
+            Set<String> refused = new HashSet<>(publisher.refused().stream().map(Publisher.Refused::message).toList());
+            soft.assertThat(published.messages()).as("publishes answered 503 and delivered").noneMatch(refused::contains);
+            soft.assertThat(publisher.refused()).as("refusals").allSatisfy(r -> assertThat(r.answer().status()).isEqualTo(503));
+            Probe.softly(soft, () -> DatabaseOutageTest.assertHistory(scene.gateway, scene.console, sandbox,
+                    feed.transactionIds()));
+        } finally {
+            if (end != null) {
+                end.run();
+            }
+            kafka.awaitInSync();
+        }
+        soft.assertAll();
+    }
+
+    /** The loop receives exactly {@code expected}, in order, and nothing more. */
+    private static void assertLoop(CursorLoop loop, List<String> expected, String what) throws InterruptedException {
+        loop.awaitReceived(expected.size(), Duration.ofSeconds(90));
+        Thread.sleep(1_000); // anything more would arrive by now
+        assertThat(loop.messages()).as(what + " along the cursor loop").isEqualTo(expected);
+    }
+
+    /** Waits until the partition's leader is a node other than {@code old}; returns when that was seen. */
+    private static long awaitNewLeader(KafkaCluster kafka, int partition, int old) {
+        try (Admin admin = kafka.admin()) {
+            return await("a new leader of partition " + partition).atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(50)).until(() -> {
+                        int leader = KafkaCluster.leader(admin, Topics.PLAYER_NOTIFICATIONS, partition);
+                        return leader != old && leader != -1 ? System.nanoTime() : 0L;
+                    }, at -> at > 0);
+        }
+    }
+
+    /** When the first publish answered 202 after {@code since} was answered. */
+    private static long awaitAcceptedAfter(Publisher publisher, long since) {
+        return await("a publish accepted after the election").atMost(Duration.ofSeconds(60))
+                .until(() -> publisher.accepted().stream().mapToLong(Publisher.Accepted::nanos).filter(t -> t > since)
+                        .findFirst().orElse(0L), at -> at > 0);
+    }
+
+    /** When the first publish accepted after {@code since} arrived along the loop (0: not yet). */
+    private static long firstArrivalAfter(CursorLoop loop, Publisher publisher, long since) {
+        Set<String> after = new HashSet<>(publisher.accepted().stream().filter(a -> a.nanos() > since)
+                .map(Publisher.Accepted::message).toList());
+        return loop.arrivals().stream().filter(a -> after.contains(a.message())).mapToLong(CursorLoop.Arrival::nanos)
+                .findFirst().orElse(0L);
+    }
+
+    private static void start(KafkaBroker node) {
+        try {
+            node.start();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static long millis(long nanos) {
+        return nanos / 1_000_000;
+    }
+}
