@@ -2,9 +2,15 @@ package io.outpost.e2e;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 
 import io.outpost.model.Topics;
@@ -50,6 +56,21 @@ final class FaultStack {
     /** The node leading the partition of {@code topic} that {@code key} goes to. */
     static int leaderOf(String topic, String key) {
         return kafka().leader(topic, partitionOf(key));
+    }
+
+    /**
+     * Whether consumer group {@code group} has committed, on the partition of {@code player-notifications} that
+     * {@code key} goes to, everything written there (a record read again after a restart would be past it).
+     */
+    static boolean committedToEnd(String group, String key) throws Exception {
+        TopicPartition partition = new TopicPartition(Topics.PLAYER_NOTIFICATIONS, partitionOf(key));
+        try (Admin admin = kafka().admin()) {
+            OffsetAndMetadata committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                    .get(10, TimeUnit.SECONDS).get(partition);
+            long end = admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition)
+                    .get(10, TimeUnit.SECONDS).offset();
+            return committed != null && committed.offset() >= end;
+        }
     }
 
     /** A new sandbox whose transactions go to a partition that {@code node} leads. */
