@@ -17,8 +17,8 @@ import io.outpost.e2e.Client.Answer;
  */
 final class Publisher implements AutoCloseable {
 
-    /** One accepted notification: its message and {@code System.nanoTime()} of its 202. */
-    record Accepted(String message, long nanos) {
+    /** One accepted notification: its message, and {@code System.nanoTime()} when it was sent and when its 202 came. */
+    record Accepted(String message, long sentNanos, long nanos) {
     }
 
     /** One publish not accepted: its message and the answer. */
@@ -55,10 +55,11 @@ final class Publisher implements AutoCloseable {
     private void publishOne() {
         int n = sent++;
         String message = label + " " + n;
+        long sentAt = System.nanoTime();
         Answer answer = gateway.publish(player, token, message, label + "-" + n, Scene.HANG);
         synchronized (this) {
             if (answer.status() == 202) {
-                accepted.add(new Accepted(message, System.nanoTime()));
+                accepted.add(new Accepted(message, sentAt, System.nanoTime()));
             } else {
                 refused.add(new Refused(message, answer));
             }

@@ -1,6 +1,7 @@
 package io.outpost.testsupport.local;
 
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -44,7 +45,10 @@ import io.vertx.core.net.HostAndPort;
  * {@code http://host/…} is for forward proxies, {@code *} and {@code host:443} name no resource) and a path that
  * another component could read as another path ({@link RequestPaths}: dot-segments, escaped or not, also before a
  * {@code ;}; escaped slashes and backslashes, once or twice; a backslash), which the services refuse too (422).
- * A path no prefix matches ({@code //q/metrics}) is a 404 with the services' error body.
+ * A path no prefix matches ({@code //q/metrics}) is a 404 with the services' error body. A prefix is served by one
+ * instance or by several in turn ({@link #addInstance}, {@link #removeInstance}, as a Service's endpoints); a request
+ * whose connection an instance refuses goes to the next one (nothing of it was sent), and only when every one
+ * refuses is it answered 502.
  * <p>
  * It refuses what the services would refuse, itself, before anything reaches them: a request line or headers over
  * {@link Limits} (414, 431, by the decoder), a body over the target service's {@code max-body-size} (413, bodiless
@@ -88,7 +92,7 @@ public final class Gateway {
 
     private final Vertx vertx;
     private final HttpClient client;
-    private final Map<String, Integer> routes = new LinkedHashMap<>();
+    private final Upstreams routes;
     private final long headTimeoutMillis;
     private final long bodyTimeoutMillis;
     private final Map<HttpConnection, Long> headTimers = new ConcurrentHashMap<>();
@@ -108,7 +112,7 @@ public final class Gateway {
                 .setKeepAlive(true)
                 .setIdleTimeout(READ_TIMEOUT_SECONDS).setIdleTimeoutUnit(TimeUnit.SECONDS),
                 new PoolOptions().setHttp1MaxSize(MAX_UPSTREAM_CONNECTIONS));
-        this.routes.putAll(upstreams);
+        this.routes = new Upstreams(upstreams);
         this.headTimeoutMillis = headTimeout.toMillis();
         this.bodyTimeoutMillis = bodyTimeout.toMillis();
     }
@@ -144,6 +148,22 @@ public final class Gateway {
 
     public int port() {
         return server.actualPort();
+    }
+
+    /**
+     * Routes to the instance on {@code port} too, beside the one on {@code beside}: requests for their prefixes go
+     * to each in turn, as to a Service's endpoints.
+     */
+    public void addInstance(int beside, int port) {
+        routes.add(beside, port);
+    }
+
+    /**
+     * Sends no new request to the instance on {@code port} (unless it is the only one of a prefix), as when its
+     * pod's endpoint is removed at the start of its termination; requests it holds are left to it.
+     */
+    public void removeInstance(int port) {
+        routes.remove(port);
     }
 
     public Future<Void> close() {
@@ -212,12 +232,10 @@ public final class Gateway {
             return;
         }
         String path = request.path();
-        for (Map.Entry<String, Integer> route : routes.entrySet()) {
-            String prefix = route.getKey();
-            if (path.equals(prefix) || path.startsWith(prefix + "/")) {
-                new Exchange(request, route.getValue(), maxBodyBytes(prefix)).start();
-                return;
-            }
+        String prefix = routes.prefixOf(path);
+        if (prefix != null) {
+            new Exchange(request, prefix, maxBodyBytes(prefix)).start();
+            return;
         }
         answer(request, 404, "not_found", "No service serves " + path);
     }
@@ -237,7 +255,9 @@ public final class Gateway {
 
         private final HttpServerRequest request;
         private final HttpServerResponse response;
-        private final int port;
+        private final String prefix;
+        /** Instances that refused this request's connection: the next one in turn is tried, as nginx's proxy_next_upstream error does. */
+        private final Set<Integer> tried = new HashSet<>();
         private final long maxBody;
         private HttpClientRequest upstream;
         private long received;
@@ -247,10 +267,10 @@ public final class Gateway {
         private boolean relayed;
         private long bodyTimer = -1;
 
-        Exchange(HttpServerRequest request, int port, long maxBody) {
+        Exchange(HttpServerRequest request, String prefix, long maxBody) {
             this.request = request;
             this.response = request.response();
-            this.port = port;
+            this.prefix = prefix;
             this.maxBody = maxBody;
         }
 
@@ -279,6 +299,17 @@ public final class Gateway {
                     upstream.reset();
                 }
             });
+            connect();
+        }
+
+        /** Opens the request to the next instance in turn that has not refused it yet. */
+        private void connect() {
+            int port = routes.next(prefix, tried);
+            if (port < 0) {
+                refuse(502, null);
+                return;
+            }
+            tried.add(port);
             client.request(new RequestOptions().setHost("127.0.0.1").setPort(port).setMethod(request.method())
                     .setURI(request.uri())).onComplete(this::send);
         }
@@ -291,7 +322,7 @@ public final class Gateway {
                 return;
             }
             if (opened.failed()) {
-                refuse(502, null);
+                connect(); // nothing was sent: another instance may take it
                 return;
             }
             upstream = opened.result();

@@ -127,9 +127,25 @@ public final class OutpostStack implements AutoCloseable {
     }
 
     /**
+     * Kills one replica with SIGKILL, as {@link #kill(String)} does a service's first instance. The gateway is not
+     * told (a lost pod stays an endpoint until its readiness fails): its connections are refused, and requests go to
+     * the other instances.
+     */
+    public synchronized void kill(Service replica) throws InterruptedException {
+        Process process = running.remove(replica);
+        if (process != null) {
+            process.destroyForcibly();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(replica + " survived SIGKILL for 30 s");
+            }
+        }
+    }
+
+    /**
      * Starts one more instance of a service — same package, same configuration, its own free port — as a second
      * replica is in Kubernetes (it shares the consumer group and the database); returns once it is ready. The
-     * gateway keeps routing to the first instance; the replica is stopped with the stack, or by {@link #kill}.
+     * gateway keeps routing to the first instance unless told otherwise ({@link #route}); the replica is stopped
+     * with the stack, or by {@link #stop} and {@link #drain}.
      */
     public synchronized Service replica(String name) throws IOException, InterruptedException {
         return replica(name, Map.of());
@@ -142,6 +158,43 @@ public final class OutpostStack implements AutoCloseable {
         running.put(replica, launch(replica, backing.postgres(), env));
         awaitReady(replica);
         return replica;
+    }
+
+    /**
+     * Starts one more instance of each named service side by side (each with its own environment variables from
+     * {@code env}, if any), and returns them, in order, once all are ready.
+     */
+    public synchronized List<Service> replicas(List<String> names, Map<String, Map<String, String>> env)
+            throws IOException, InterruptedException {
+        List<Service> started = new java.util.ArrayList<>();
+        for (String name : names) {
+            Service replica = new Service(name, FreePorts.pick());
+            progress.accept("starting a replica of " + name + " on " + replica.url());
+            running.put(replica, launch(replica, backing.postgres(), env.getOrDefault(name, Map.of())));
+            started.add(replica);
+        }
+        for (Service replica : started) {
+            awaitReady(replica);
+        }
+        return started;
+    }
+
+    /** Puts a replica behind the gateway beside its service's first instance: requests go to each in turn. */
+    public synchronized void route(Service replica) {
+        gateway.addInstance(service(replica.name()).port(), replica.port());
+    }
+
+    /**
+     * Drains one replica as Kubernetes does a pod: the gateway sends it no new request (its endpoint is removed),
+     * then after {@code preStop} (the pod's preStop pause, during which what was already routed to it arrives) it
+     * gets SIGTERM — held polls answered, in-flight requests finished — and is waited for until it is gone.
+     */
+    public void drain(Service replica, Duration preStop) throws InterruptedException {
+        synchronized (this) {
+            gateway.removeInstance(replica.port());
+        }
+        Thread.sleep(preStop.toMillis());
+        stop(replica);
     }
 
     /**
