@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import io.outpost.e2e.Client.Answer;
 import io.outpost.testsupport.PostgresPair;
+import io.outpost.testsupport.ProcessFreeze;
 import io.outpost.testsupport.TestKafka;
 
 /**
@@ -30,7 +31,7 @@ import io.outpost.testsupport.TestKafka;
  * notification the producer had acknowledged and every publish answered 202 arrives once, in order, along clients'
  * cursor loops that went on from their cursors; every transaction is listed once, in order.
  *
- * <p>With the standby lagging (frozen), the same failover shows what each replication mode does with what the
+ * <p>With the standby lagging (the primary's WAL sender frozen), the same failover shows what each replication mode does with what the
  * primary had acknowledged: synchronous, the ingest's commits wait, nothing is acknowledged, and everything is
  * stored after the failover; asynchronous, notifications that were committed, delivered to their player and whose
  * offsets were committed are gone from the new primary, and Kafka will not hand them over again.
@@ -155,7 +156,8 @@ class DatabaseFailoverTest {
     }
 
     /**
-     * With replication {@code synchronous} or not and the standby frozen (it receives nothing), sends
+     * With replication {@code synchronous} or not and the standby receiving nothing (the primary's WAL sender
+     * frozen), sends
      * {@link #LAGGED} notifications for {@code player} and runs {@code meanwhile}; then kills the primary, thaws
      * the standby, promotes it and waits until every service is ready. Answers the messages sent, in order.
      */
@@ -170,14 +172,12 @@ class DatabaseFailoverTest {
             records.add(Map.entry(player.toString(), "{\"player_uuid\":\"" + player + "\",\"message\":\"" + label
                     + " " + n + "\",\"notification_id\":\"" + label + "-" + player + "-" + n + "\"}"));
         }
-        pair.standby().pause();
-        try (TestKafka kafka = new TestKafka(FaultStack.kafka().bootstrapServers())) {
+        try (ProcessFreeze lagging = pair.freezeReplication();
+                TestKafka kafka = new TestKafka(FaultStack.kafka().bootstrapServers())) {
             kafka.sendAll(io.outpost.model.Topics.PLAYER_NOTIFICATIONS, records);
-            scene.log(label + ": " + LAGGED + " notifications sent while the standby is frozen");
+            scene.log(label + ": " + LAGGED + " notifications sent while the standby receives nothing");
             meanwhile.run();
-        } finally {
-            pair.killPrimary();
-            pair.standby().resume();
+            pair.killPrimary(); // with the WAL sender, which sent the standby nothing of them
         }
         pair.promote();
         await("every service ready").atMost(Duration.ofSeconds(60)).until(() -> allReady(scene));
@@ -210,9 +210,6 @@ class DatabaseFailoverTest {
     private static void restore(PostgresPair pair) throws Exception {
         if (!pair.primary().isRunning()) {
             pair.promote();
-        }
-        if (pair.standby() != null) {
-            pair.standby().resume();
         }
         pair.synchronous(true);
         pair.rebuildStandby();

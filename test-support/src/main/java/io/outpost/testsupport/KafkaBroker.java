@@ -26,7 +26,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * A real Apache Kafka broker (KRaft, broker and controller in one node) in its own JVM, started from the
- * jars that the {@code kafka-broker} module lists. Its storage is formatted once per directory, so a broker
+ * jars that the {@code kafka-broker} module lists: a cluster of its own, or one node of a {@link KafkaCluster}. Its storage is formatted once per directory, so a broker
  * can be stopped and started again on the same data and ports (restart tests, a local stack's second run).
  *
  * <p>The running broker is known by its pid, kept in {@code broker.pid} in its directory, not by a

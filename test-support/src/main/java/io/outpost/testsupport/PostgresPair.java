@@ -97,6 +97,26 @@ public final class PostgresPair implements AutoCloseable {
         awaitReplication(on ? "sync" : "async");
     }
 
+    /**
+     * Freezes (SIGSTOP) the primary's WAL sender to the standby until the answer is closed: the standby receives
+     * nothing more, as one cut off or far behind would. (Freezing the standby itself would not do: what the sender
+     * had already written into their connection would still reach it once thawed, after the primary was gone.)
+     */
+    public synchronized ProcessFreeze freezeReplication() throws IOException {
+        try (Connection c = connect(primary); PreparedStatement s = c.prepareStatement(
+                "SELECT pid FROM pg_stat_replication WHERE application_name = ?")) {
+            s.setString(1, standbyName);
+            try (ResultSet rows = s.executeQuery()) {
+                if (!rows.next()) {
+                    throw new IOException("the primary sends no WAL to " + standbyName);
+                }
+                return ProcessFreeze.process(rows.getLong(1));
+            }
+        } catch (SQLException e) {
+            throw new IOException("cannot find the WAL sender to " + standbyName + ": " + e.getMessage(), e);
+        }
+    }
+
     /** SIGKILL to every process of the primary; the address now leads nowhere (connections are refused). */
     public synchronized void killPrimary() {
         primary.kill();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -153,11 +154,7 @@ public final class OutpostStack implements AutoCloseable {
 
     /** {@link #replica(String)} with environment variables of its own besides the service's. */
     public synchronized Service replica(String name, Map<String, String> env) throws IOException, InterruptedException {
-        Service replica = new Service(service(name).name(), FreePorts.pick());
-        progress.accept("starting a replica of " + name + " on " + replica.url());
-        running.put(replica, launch(replica, backing.postgres(), env));
-        awaitReady(replica);
-        return replica;
+        return replicas(List.of(name), Map.of(name, env)).get(0);
     }
 
     /**
@@ -166,9 +163,9 @@ public final class OutpostStack implements AutoCloseable {
      */
     public synchronized List<Service> replicas(List<String> names, Map<String, Map<String, String>> env)
             throws IOException, InterruptedException {
-        List<Service> started = new java.util.ArrayList<>();
+        List<Service> started = new ArrayList<>();
         for (String name : names) {
-            Service replica = new Service(name, FreePorts.pick());
+            Service replica = new Service(service(name).name(), FreePorts.pick());
             progress.accept("starting a replica of " + name + " on " + replica.url());
             running.put(replica, launch(replica, backing.postgres(), env.getOrDefault(name, Map.of())));
             started.add(replica);
