@@ -25,6 +25,9 @@ final class Publisher implements AutoCloseable {
     record Refused(String message, Answer answer) {
     }
 
+    /** Above the longest a publish may take: publish-timeout plus publish-retry-window, and a check of the cluster. */
+    private static final Duration ANSWER = Duration.ofSeconds(50);
+
     private final Client gateway;
     private final UUID player;
     private final String token;
@@ -56,7 +59,7 @@ final class Publisher implements AutoCloseable {
         int n = sent++;
         String message = label + " " + n;
         long sentAt = System.nanoTime();
-        Answer answer = gateway.publish(player, token, message, label + "-" + n, Scene.HANG);
+        Answer answer = gateway.publish(player, token, message, label + "-" + n, ANSWER);
         synchronized (this) {
             if (answer.status() == 202) {
                 accepted.add(new Accepted(message, sentAt, System.nanoTime()));
@@ -81,7 +84,7 @@ final class Publisher implements AutoCloseable {
     /** Stops publishing once the publish under way is answered. */
     void stop() throws InterruptedException {
         timer.shutdown();
-        if (!timer.awaitTermination(Scene.HANG.toSeconds() + 10, TimeUnit.SECONDS)) {
+        if (!timer.awaitTermination(ANSWER.toSeconds() + 10, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the publisher did not stop");
         }
     }

@@ -3,6 +3,8 @@ package io.outpost.messaging;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -71,20 +73,28 @@ public class KafkaReachability {
             return;
         }
         asking = true;
+        askNow().whenComplete((answered, failure) -> asking = false);
+    }
+
+    /**
+     * Asks the cluster now whether it answers (within 2 s), records the answer as {@link #reachable()} does the
+     * background check's, and completes with it.
+     */
+    public CompletionStage<Boolean> askNow() {
+        CompletableFuture<Boolean> answer = new CompletableFuture<>();
         try {
             admin().describeCluster(new DescribeClusterOptions().timeoutMs(TIMEOUT_MS)).nodes()
-                    .whenComplete((nodes, failure) -> {
-                        boolean now = failure == null && !nodes.isEmpty();
-                        if (now != reachable) {
-                            LOG.infof("Kafka cluster %s is %s", bootstrapServers, now ? "reachable again" : "unreachable");
-                        }
-                        reachable = now;
-                        asking = false;
-                    });
+                    .whenComplete((nodes, failure) -> answer.complete(failure == null && !nodes.isEmpty()));
         } catch (RuntimeException e) {
-            reachable = false;
-            asking = false;
+            answer.complete(false);
         }
+        return answer.thenApply(now -> {
+            if (now != reachable) {
+                LOG.infof("Kafka cluster %s is %s", bootstrapServers, now ? "reachable again" : "unreachable");
+            }
+            reachable = now;
+            return now;
+        });
     }
 
     private Admin admin() {

@@ -135,6 +135,22 @@ public final class KafkaCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * The {@code node.id}s holding a replica of a partition, in their assignment's order: the order in which the
+     * controller picks a new leader among those in sync.
+     */
+    public List<Integer> replicas(String topic, int partition) {
+        try (Admin admin = admin()) {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic)
+                    .partitions().get(partition).replicas().stream().map(Node::id).toList();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot describe " + topic, e);
+        }
+    }
+
     /** The {@code node.id} leading a partition; -1 while it has none (its leader lost and not yet replaced). */
     public int leader(String topic, int partition) {
         try (Admin admin = admin()) {

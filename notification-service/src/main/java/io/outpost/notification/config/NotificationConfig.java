@@ -71,6 +71,16 @@ public interface NotificationConfig {
     Duration publishTimeout();
 
     /**
+     * How long, from its arrival, a publish whose notifications Kafka did not acknowledge within
+     * {@link #publishTimeout()} is sent again while the cluster answers (its partition lost its leader, and gets a
+     * new one ≈ 10 s after losing it, more on a loaded cluster); a notification sent again is stored once (its {@code notification_id}). A publish is
+     * answered 503 only once the cluster does not answer or this has passed: then it may, rarely, still have been
+     * written. {@code PT0S}: never sent again.
+     */
+    @WithDefault("PT30S")
+    Duration publishRetryWindow();
+
+    /**
      * Bytes of publish bodies read at once, at most (each costs 15–30 times its size in heap while it is read and
      * checked: a body of a million tiny JSON values is a million objects); a publish that does not fit waits up to
      * {@link #publishTimeout()}, then is answered 503. A body larger than this is read alone.

@@ -35,6 +35,7 @@ public class NotificationPublisher {
     private final KafkaProducer<String, String> producer;
     private final ObjectMapper mapper;
     private final Duration timeout;
+    private final Duration retryWindow;
     private final KafkaReachability kafka;
 
     public NotificationPublisher(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
@@ -42,6 +43,7 @@ public class NotificationPublisher {
         this.mapper = mapper;
         this.kafka = kafka;
         this.timeout = config.publishTimeout();
+        this.retryWindow = config.publishRetryWindow();
         int millis = (int) Math.max(1000, timeout.toMillis());
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -49,7 +51,7 @@ public class NotificationPublisher {
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-        // give up within the answer's timeout, so a refused publish is not delivered later behind the client's back
+        // give up within the answer's timeout: what happens next is publish()'s to decide, not the producer's
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, millis);
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, millis + 1);
@@ -76,6 +78,13 @@ public class NotificationPublisher {
     /**
      * Sends every event (each with its player set; {@code values} their {@link #value}s) and completes once all
      * are acknowledged; fails at once while the cluster is known to be unreachable.
+     *
+     * <p>When Kafka does not acknowledge them in time, whether they were written is not known: a partition leader lost
+     * after a follower copied them keeps them without acknowledging. So they are sent again — each
+     * {@code notification_id} stored once — as long as the cluster still answers (a partition is only waiting for
+     * its new leader) and {@code publish-retry-window} has not passed; the publish fails only when the cluster does
+     * not answer or the window is over (before, a 503 answered in such a moment could be followed by the
+     * notification's delivery: {@code BrokerLeaderLossTest}).
      */
     public Uni<Void> publish(List<NotificationEvent> events, List<String> values) {
         if (!kafka.reachable()) {
@@ -84,6 +93,22 @@ public class NotificationPublisher {
                     "Kafka is unreachable; retry shortly (a notification sent with its own notification_id is stored once)",
                     null));
         }
+        long deadline = System.nanoTime() + retryWindow.toNanos();
+        return attempt(events, values, deadline).onFailure().transform(failure -> new PublishFailedException(
+                "Kafka did not acknowledge every notification in time; retry (a notification sent with its own notification_id is stored once)",
+                failure));
+    }
+
+    /** One sending of every event; on failure, sent again while the cluster answers, until {@code deadline}. */
+    private Uni<Void> attempt(List<NotificationEvent> events, List<String> values, long deadline) {
+        return send(events, values).onFailure().recoverWithUni(failure -> System.nanoTime() - deadline >= 0
+                ? Uni.createFrom().failure(failure)
+                : Uni.createFrom().completionStage(kafka::askNow).chain(answers -> answers
+                        ? attempt(events, values, deadline)
+                        : Uni.createFrom().failure(failure)));
+    }
+
+    private Uni<Void> send(List<NotificationEvent> events, List<String> values) {
         Uni<Void> sent = Uni.createFrom().emitter(emitter -> {
             AtomicInteger pending = new AtomicInteger(events.size());
             for (int i = 0; i < events.size(); i++) {
@@ -98,11 +123,7 @@ public class NotificationPublisher {
                         });
             }
         });
-        return sent.runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                .ifNoItem().after(timeout.plusSeconds(1)).fail()
-                .onFailure().invoke(kafka::unanswered)
-                .onFailure().transform(failure -> new PublishFailedException(
-                        "Kafka did not acknowledge every notification in time; retry (a notification sent with its own notification_id is stored once)", failure));
+        return sent.runSubscriptionOn(Infrastructure.getDefaultWorkerPool()).ifNoItem().after(timeout.plusSeconds(1)).fail();
     }
 
     @PreDestroy
