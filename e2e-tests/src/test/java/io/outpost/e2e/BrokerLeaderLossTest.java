@@ -27,7 +27,7 @@ import io.outpost.testsupport.TestKafka;
  * the partitions in use — a player's notifications, another player's HTTP publishes, a sandbox's transactions — is
  * killed with SIGKILL, or frozen with SIGSTOP for 30 s, while a producer (acks=all, idempotent) feeds both topics,
  * a backend publishes over HTTP and game clients follow their cursor loops. Every record the producer had
- * acknowledged, and every publish answered 202, is delivered (listed) once, in order; no publish answered 503 is
+ * acknowledged, and every publish answered 200, is delivered (listed) once, in order; no publish answered 503 is
  * delivered; the ingest resumes — a notification accepted after the new leader was elected reaches its player, the
  * next transaction is listed — within 10 s of the election.
  */
@@ -65,7 +65,7 @@ class BrokerLeaderLossTest {
      * new leader, which is the follower holding the notification (it comes first in the partition's assignment), so
      * the notification is kept and delivered. Its publish must therefore not be answered 503 (it was, 4 s after it
      * was sent, before the publish endpoint sent an unacknowledged publish again while the cluster answered): it is
-     * answered 202 once the partition takes writes again, and the notification is delivered once.
+     * answered 200 once the partition takes writes again, and the notification is delivered once.
      */
     @Test
     void aPublishTheLostLeaderCouldNotAcknowledgeIsAccepted() throws Exception {
@@ -95,12 +95,12 @@ class BrokerLeaderLossTest {
                     + "; the publish answered " + answer);
             // a record of the new leader's own makes what it kept of the old leader's visible to consumers
             Answer after = scene.gateway.publish(player, token, "after", "after-" + player, Duration.ofSeconds(60));
-            assertThat(after.status()).as("a publish once the partition has its new leader: %s", after).isEqualTo(202);
+            assertThat(after.status()).as("a publish once the partition has its new leader: %s", after).isEqualTo(200);
             loop.awaitReceived(2, Duration.ofSeconds(60));
             Thread.sleep(1_000);
             assertThat(loop.messages()).as("delivered").containsExactly("in doubt", "after");
             assertThat(answer.status()).as("the publish of a notification that was kept and delivered: %s", answer)
-                    .isEqualTo(202);
+                    .isEqualTo(200);
         } finally {
             frozen.resume();
             start(leader);
@@ -166,7 +166,7 @@ class BrokerLeaderLossTest {
             scene.log(label + ": " + feed.sent() + " fed, " + accepted.size() + " publishes accepted, "
                     + publisher.refused().size() + " refused");
             Probe.softly(soft, () -> assertLoop(fed, feed.messages(), "the feed's notifications"));
-            Probe.softly(soft, () -> assertLoop(published, accepted, "the publishes answered 202"));
+            Probe.softly(soft, () -> assertLoop(published, accepted, "the publishes answered 200"));
             Set<String> refused = new HashSet<>(publisher.refused().stream().filter(r -> r.answer().status() == 503)
                     .map(Publisher.Refused::message).toList());
             soft.assertThat(published.messages()).as("publishes answered 503 and delivered").noneMatch(refused::contains);
@@ -200,7 +200,7 @@ class BrokerLeaderLossTest {
         }
     }
 
-    /** When the first publish answered 202 after {@code since} was answered. */
+    /** When the first publish answered 200 after {@code since} was answered. */
     private static long awaitAcceptedAfter(Publisher publisher, long since) {
         return await("a publish accepted after the election").atMost(Duration.ofSeconds(60))
                 .until(() -> publisher.accepted().stream().mapToLong(Publisher.Accepted::nanos).filter(t -> t > since)

@@ -28,7 +28,7 @@ import io.outpost.testsupport.TestKafka;
  * are held and a backend publishes; after 6 s, as an operator's failover takes, the standby is promoted and the
  * services' one address (CloudNativePG's {@code -rw} Service) moved to it. Meanwhile readiness is DOWN and new polls
  * answer 503 {@code store_unavailable}; within 10 s of the promotion every service is ready again; every
- * notification the producer had acknowledged and every publish answered 202 arrives once, in order, along clients'
+ * notification the producer had acknowledged and every publish answered 200 arrives once, in order, along clients'
  * cursor loops that went on from their cursors; every transaction is listed once, in order.
  *
  * <p>With the standby lagging (the primary's WAL sender frozen), the same failover shows what each replication mode does with what the
@@ -98,7 +98,7 @@ class DatabaseFailoverTest {
             publisher.stop();
             feed.stop();
             Probe.softly(soft, () -> assertLoop(fed, feed.messages(), "the feed's notifications"));
-            Probe.softly(soft, () -> assertLoop(published, publisher.acceptedMessages(), "the publishes answered 202"));
+            Probe.softly(soft, () -> assertLoop(published, publisher.acceptedMessages(), "the publishes answered 200"));
             soft.assertThat(publisher.refused()).as("publishes refused (publishing needs only Kafka)").isEmpty();
             Probe.softly(soft, () -> DatabaseOutageTest.assertHistory(scene.gateway, scene.console, sandbox,
                     feed.transactionIds()));

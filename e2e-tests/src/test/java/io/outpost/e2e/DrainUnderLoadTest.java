@@ -100,7 +100,7 @@ class DrainUnderLoadTest {
                     Publisher publisher = publishers.get(p);
                     CursorLoop loop = loops.get(p);
                     Probe.softly(soft, () -> DatabaseFailoverTest.assertLoop(loop, publisher.acceptedMessages(),
-                            "the publishes answered 202"));
+                            "the publishes answered 200"));
                     soft.assertThat(publisher.refused()).as("publishes not accepted").hasSizeLessThanOrEqualTo(SERVICES.size());
                     soft.assertThat(loop.refusals()).as("polls refused").hasSizeLessThanOrEqualTo(SERVICES.size());
                 }

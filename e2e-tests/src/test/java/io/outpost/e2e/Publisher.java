@@ -12,12 +12,12 @@ import io.outpost.e2e.Client.Answer;
 
 /**
  * A backend that publishes to one player over HTTP through the gateway at a steady pace, one request at a time,
- * each notification with its own {@code notification_id}; it remembers, in order, which were accepted (202) and
+ * each notification with its own {@code notification_id}; it remembers, in order, which were accepted (200) and
  * which were not (with the answer), and when each accepted one was answered.
  */
 final class Publisher implements AutoCloseable {
 
-    /** One accepted notification: its message, and {@code System.nanoTime()} when it was sent and when its 202 came. */
+    /** One accepted notification: its message, and {@code System.nanoTime()} when it was sent and when its 200 came. */
     record Accepted(String message, long sentNanos, long nanos) {
     }
 
@@ -61,7 +61,7 @@ final class Publisher implements AutoCloseable {
         long sentAt = System.nanoTime();
         Answer answer = gateway.publish(player, token, message, label + "-" + n, ANSWER);
         synchronized (this) {
-            if (answer.status() == 202) {
+            if (answer.status() == 200) {
                 accepted.add(new Accepted(message, sentAt, System.nanoTime()));
             } else {
                 refused.add(new Refused(message, answer));

@@ -31,8 +31,8 @@ import io.restassured.specification.RequestSpecification;
 class VendorApiEndToEndTest {
 
     /** Players of E2eStack no other test uses. */
-    private static final int SDK_PLAYER = 18;
-    private static final int INBOX_PLAYER = 19;
+    private static final int SDK_PLAYER = 22;
+    private static final int INBOX_PLAYER = 23;
     private static final int COUNT = 60;
     private static String gateway;
 
