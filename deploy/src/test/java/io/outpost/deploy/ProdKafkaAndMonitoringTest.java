@@ -267,7 +267,7 @@ class ProdKafkaAndMonitoringTest {
                 }
             }
         }
-        assertThat(clients).containsKeys("OutboxRelay.java", "RevocationFeed.java", "TopicIngest.java",
+        assertThat(clients).containsKeys("OutboxRelay.java", "RevocationFeed.java", "TopicIngestBuilder.java",
                 "DeadLetters.java", "NotificationPublisher.java", "KafkaReachability.java");
     }
 

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -13,7 +13,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jboss.logging.Logger;
 
 import io.outpost.support.store.StoreFault;
@@ -43,7 +42,7 @@ public final class TopicIngest<E> implements AutoCloseable {
     private static final long STALL_NANOS = TimeUnit.MINUTES.toNanos(5);
 
     private final String topic;
-    private final Properties consumerProps;
+    private final Supplier<KafkaConsumer<byte[], byte[]>> consumers;
     private final DeadLetters deadLetters;
     private final IngestMetrics metrics;
     private final BatchWork.Context<E> work;
@@ -58,7 +57,7 @@ public final class TopicIngest<E> implements AutoCloseable {
 
     TopicIngest(TopicIngestBuilder<E> builder) {
         this.topic = builder.topic;
-        this.consumerProps = builder.consumerProperties();
+        this.consumers = builder::newConsumer;
         this.deadLetters = new DeadLetters(builder.bootstrapServers, builder.groupId + "-" + topic + "-dlq");
         this.metrics = new IngestMetrics(topic, builder.meters);
         this.refusals = new Refusals();
@@ -123,8 +122,7 @@ public final class TopicIngest<E> implements AutoCloseable {
     private void run() {
         long backoff = 0;
         while (running) {
-            try (KafkaConsumer<byte[], byte[]> kafka =
-                    new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            try (KafkaConsumer<byte[], byte[]> kafka = consumers.get()) {
                 consumer = kafka;
                 commits.forget(); // a failed consumer's: read again, into a store that holds them
                 kafka.subscribe(List.of(topic), new Rebalance());

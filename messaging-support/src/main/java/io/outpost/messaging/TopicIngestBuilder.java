@@ -5,6 +5,8 @@ import java.util.Objects;
 import java.util.Properties;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -91,6 +93,11 @@ public final class TopicIngestBuilder<E> {
 
     public TopicIngest<E> build() {
         return new TopicIngest<>(this);
+    }
+
+    /** A new consumer of raw records with {@link #consumerProperties()}. */
+    KafkaConsumer<byte[], byte[]> newConsumer() {
+        return new KafkaConsumer<>(consumerProperties(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     /** The consumer's settings: no auto-commit, from the earliest offset, committed records only. */
