@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 
@@ -16,6 +17,8 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.model.Permissions;
 import io.outpost.notification.service.RetentionPurge;
 import io.outpost.notification.store.NewNotification;
@@ -39,6 +42,8 @@ class InboxTest {
     NotificationStore store;
     @Inject
     RetentionPurge purge;
+    @Inject
+    MeterRegistry meters;
 
     private static String self(UUID player) {
         return TOKENS.token().permissions(Permissions.NOTIFICATION_PLAYER_SELF_ALL).player(player).sign();
@@ -79,9 +84,7 @@ class InboxTest {
             // new notifications arriving meanwhile go on top: only the first page would show them
             Fixture.store(store, player, "later-" + pages, 1);
         }
-        List<String> newestFirst = new ArrayList<>(stored);
-        java.util.Collections.reverse(newestFirst);
-        assertThat(seen).isEqualTo(newestFirst);
+        assertThat(seen).isEqualTo(newestFirst(stored));
         // the default page size is 10, and exclude_before stops a page above a notification
         assertThat(ids(page(token, ""))).hasSize(10);
         assertThat(ids(page(token, "start_at=" + stored.get(4) + "&exclude_before=" + stored.get(1))))
@@ -151,6 +154,46 @@ class InboxTest {
                 .statusCode(422).body("detail[0].loc", is(List.of("body", "notification_id")));
         String reader = TOKENS.token().permissions(Permissions.NOTIFICATION_PLAYER_SELF_READ).player(player).sign();
         markRead(reader, stored.get(3)).then().statusCode(403).body("error_code", is("insufficient_permissions"));
+    }
+
+    /** Reads of the inbox's statements so far ({@code outpost_notification_store_queries_total{query}}). */
+    private double queries(String kind) {
+        Counter counter = meters.find("outpost.notification.store.queries").tag("query", kind).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    private static List<String> newestFirst(List<String> ids) {
+        List<String> copy = new ArrayList<>(ids);
+        Collections.reverse(copy);
+        return copy;
+    }
+
+    /** The read is answered as expected, and cost one query of {@code kind} and none of the other. */
+    private void costsOneQuery(String kind, String other, Runnable read) {
+        double before = queries(kind);
+        double otherBefore = queries(other);
+        read.run();
+        assertThat(queries(kind) - before).as(kind + " queries").isEqualTo(1.0);
+        assertThat(queries(other) - otherBefore).as(other + " queries").isZero();
+    }
+
+    @Test
+    void aPageAnOlderPageA304AndAReadByIdEachCostOneQuery() {
+        UUID player = UUID.randomUUID();
+        List<String> stored = stored(player, 25);
+        String token = self(player);
+        Response first = page(token, "page_size=10");
+        String etag = first.then().statusCode(200).extract().header("ETag");
+        String cursor = first.jsonPath().getString("cursor");
+
+        costsOneQuery("page", "by_id", () -> assertThat(ids(page(token, "page_size=10")))
+                .containsExactlyElementsOf(newestFirst(stored.subList(15, 25))));
+        costsOneQuery("page", "by_id", () -> assertThat(ids(page(token, "page_size=10&start_at=" + cursor)))
+                .containsExactlyElementsOf(newestFirst(stored.subList(5, 15))));
+        costsOneQuery("page", "by_id", () -> as(token).header("If-None-Match", etag)
+                .get(BASE + "me/notification?page_size=10").then().statusCode(304).body(is("")));
+        costsOneQuery("by_id", "page", () -> as(token).get(BASE + "me/notification/" + stored.get(3)).then()
+                .statusCode(200).body("notification_id", is(stored.get(3))));
     }
 
     @Test

@@ -6,6 +6,8 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.support.store.StoreDeadline;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -29,16 +31,21 @@ public class InboxStore {
 
     private final Pool pool;
     private final StoreDeadline deadline;
+    private final Counter pageQueries;
+    private final Counter byIdQueries;
 
-    public InboxStore(Pool pool, StoreDeadline deadline) {
+    public InboxStore(Pool pool, StoreDeadline deadline, MeterRegistry meters) {
         this.pool = pool;
         this.deadline = deadline;
+        this.pageQueries = NotificationStore.queries(meters, "page");
+        this.byIdQueries = NotificationStore.queries(meters, "by_id");
     }
 
     /** At most {@code limit} of {@code player}'s visible notifications at or below {@code start}, above {@code above}. */
     public Uni<Rows> page(UUID player, Bound start, Bound above, int limit) {
         Tuple args = Tuple.tuple().addUUID(player).addString(start.id()).addLong(start.seq()).addString(above.id())
                 .addLong(above.seq()).addInteger(limit);
+        pageQueries.increment();
         return deadline.query(pool, c -> c.preparedQuery(NotificationSql.PAGE).execute(args)).map(result -> {
             List<StoredNotification> rows = new ArrayList<>(result.size());
             long readSeq = 0;
@@ -54,6 +61,7 @@ public class InboxStore {
 
     /** The player's notification {@code id}, or null when it has none it may read. */
     public Uni<StoredNotification> byId(UUID player, String id) {
+        byIdQueries.increment();
         return deadline.query(pool, c -> c.preparedQuery(NotificationSql.BY_ID).execute(Tuple.of(player, id)))
                 .map(result -> result.size() == 0 ? null : NotificationStore.stored(result.iterator().next()));
     }

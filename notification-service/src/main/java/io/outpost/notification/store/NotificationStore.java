@@ -98,10 +98,10 @@ public class NotificationStore {
         this.listener = listener;
     }
 
-    /** Reads of the poll path, by kind: how many round trips polls cost (docs/notifications.md). */
-    private static Counter queries(MeterRegistry meters, String kind) {
+    /** Reads of the poll path and the inbox, by kind: how many round trips reads cost (docs/notifications.md). */
+    static Counter queries(MeterRegistry meters, String kind) {
         return Counter.builder("outpost.notification.store.queries").tag("query", kind)
-                .description("Queries of the long-poll path sent to PostgreSQL, by kind").register(meters);
+                .description("Reads of the long poll and the inbox sent to PostgreSQL, by kind").register(meters);
     }
 
     /**
