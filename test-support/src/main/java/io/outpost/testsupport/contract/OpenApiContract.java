@@ -105,11 +105,16 @@ public abstract class OpenApiContract {
      * security, a 403 with DESIGN §3's body and {@code WWW-Authenticate}, and a 422 with DESIGN §5's body.
      */
     protected static List<String> refusalProblems(OpenApiDocument document, String key) {
+        return refusalProblems(document, key, List.of("bearer", "cookie"));
+    }
+
+    /** The same, with the security schemes the operation must offer ({@code bearer} alone: no cookie). */
+    protected static List<String> refusalProblems(OpenApiDocument document, String key, List<String> required) {
         List<String> problems = new ArrayList<>();
         JsonNode operation = document.operation(key);
         Set<String> schemes = new TreeSet<>();
         operation.path("security").forEach(r -> r.fieldNames().forEachRemaining(schemes::add));
-        for (String scheme : List.of("bearer", "cookie")) {
+        for (String scheme : required) {
             if (!schemes.contains(scheme)) {
                 problems.add(key + ": security does not offer " + scheme);
             }
