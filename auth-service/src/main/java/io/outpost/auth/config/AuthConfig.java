@@ -178,8 +178,11 @@ public interface AuthConfig {
         @WithDefault("256")
         int kdfQueue();
 
-        /** How long a rotated secret keeps working unless the rotation says otherwise (docs/auth.md). */
-        @WithDefault("PT24H")
+        /**
+         * How long a rotated secret keeps working unless the rotation says otherwise (docs/auth.md): short, so that
+         * a rotation made because a secret leaked ends it soon even when the call forgets {@code grace_seconds}.
+         */
+        @WithDefault("PT5M")
         Duration rotationGrace();
     }
 

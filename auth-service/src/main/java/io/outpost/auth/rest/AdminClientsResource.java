@@ -135,6 +135,13 @@ public class AdminClientsResource {
                         rotated.secret(), rotated.client().previousSecretExpiresAt()))));
     }
 
+    /** The previous secret stops working at once, whatever was left of its grace; every token so far is revoked. */
+    @POST
+    @Path("/{id}/end-previous-secret")
+    public Uni<Response> endPreviousSecret(@PathParam("id") String id) {
+        return admin.endPreviousSecret(actor(), pathId(id)).map(AdminClientsResource::clientOrNotFound);
+    }
+
     /** Revokes every token issued to the client so far (it may ask for new ones). */
     @POST
     @Path("/{id}/revoke-tokens")

@@ -152,13 +152,31 @@ public class ClientAdmin {
      */
     public Uni<WithSecret> rotateSecret(String actor, String id, Duration grace) {
         String secret = hasher.newSecret();
-        return offLoop(() -> hasher.hash(secret))
+        // within a grace the new hash takes the old one's salt, so that one KDF run checks both (SecretHasher)
+        Uni<String> current = grace.isZero() ? Uni.createFrom().nullItem()
+                : within(Panache.withSession(() -> repository.findById(id)))
+                        .map(row -> row == null ? null : row.secretHash());
+        return current.flatMap(beside -> offLoop(() -> beside == null ? hasher.hash(secret)
+                : hasher.hashBeside(secret, beside)))
                 .flatMap(hash -> change(id, (row, now) -> {
-                    row.changeSecretHash(hash, now.plus(grace), now);
+                    // a rotation in between changed the hash this one was salted beside: no grace to check in one run
+                    Duration kept = SecretHasher.sharesSalt(hash, row.secretHash()) ? grace : Duration.ZERO;
+                    row.changeSecretHash(hash, now.plus(kept), now);
                     return revokeAll(row, now, actor, "client.secret_rotated", "secret_rotated",
-                            "grace_seconds", grace.toSeconds());
+                            "grace_seconds", kept.toSeconds());
                 }))
                 .map(client -> client == null ? null : new WithSecret(client, secret));
+    }
+
+    /**
+     * Ends the grace of the previous secret at once (a rotation whose old secret leaked), and revokes every token
+     * issued so far: the ones the old secret got during its grace too. Null when there is no such client.
+     */
+    public Uni<ClientSnapshot> endPreviousSecret(String actor, String id) {
+        return change(id, (row, now) -> {
+            row.endPreviousSecret(now);
+            return revokeAll(row, now, actor, "client.previous_secret_ended", "secret_rotated");
+        });
     }
 
     /** Revokes every token issued to the client so far; null when there is no such client. */

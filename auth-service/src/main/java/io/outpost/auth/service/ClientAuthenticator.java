@@ -15,8 +15,8 @@ import io.vertx.core.Vertx;
  * Authenticates a client (token, revocation and introspection endpoints). The hot path compares a keyed fingerprint
  * of the presented secret with the one remembered after a successful slow check: no KDF, no database. Everything
  * else — first use, a changed secret, a wrong secret, an unknown client, a disabled one — runs one slow KDF check
- * (two for a client within a rotation's grace period: the new secret, then the previous one) on a small dedicated
- * pool, against a dummy hash when the client is unknown, so that refusals look and take alike.
+ * (one too for a client within a rotation's grace period: its two hashes share their salt, {@link SecretHasher})
+ * on a small dedicated pool, against a dummy hash when the client is unknown, so that refusals look and take alike.
  */
 @Singleton
 public class ClientAuthenticator {
@@ -145,10 +145,6 @@ public class ClientAuthenticator {
             hasher.verify(secret, null); // the cost of a wrong secret, for an unknown client
             return null;
         }
-        if (hasher.verify(secret, client.secretHash())) {
-            return client.secretHash();
-        }
-        String previous = client.previousSecretHash(clock.instant());
-        return previous != null && hasher.verify(secret, previous) ? previous : null;
+        return hasher.matching(secret, client.secretHash(), client.previousSecretHash(clock.instant()));
     }
 }

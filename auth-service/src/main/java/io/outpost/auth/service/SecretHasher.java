@@ -28,6 +28,10 @@ import io.outpost.model.error.Constraints;
  * nor checked ({@link #acceptable}); nor is one holding half a surrogate pair, which the KDF's UTF-8 encoding would
  * turn into {@code '?'}. A key longer than the block is first hashed with SHA-512, so a secret over 128 bytes and
  * its 64-byte digest collide too; presenting the digest needs the secret itself, and generated secrets are 43 bytes.
+ *
+ * <p>A secret replaced with a grace period is hashed with the salt and iterations of the one it replaces
+ * ({@link #hashBeside}), so that one KDF run checks a presented secret against both ({@link #matching}): a client
+ * within its grace costs what any other does, and a refusal does not tell that a rotation is under way.
  */
 @Singleton
 public class SecretHasher {
@@ -81,13 +85,47 @@ public class SecretHasher {
                 + B64.encodeToString(pbkdf2(secret, salt, iterations));
     }
 
-    /** The slow check of {@code secret} against {@code hash}; a null hash (unknown client) takes the same time. */
-    public boolean verify(String secret, String hash) {
-        String[] parts = (hash == null ? dummyHash : hash).substring(PREFIX.length()).split("\\$");
-        byte[] expected = B64D.decode(parts[2]);
+    /**
+     * The slow hash of {@code secret} with the salt and iterations of {@code beside} (the hash it replaces while
+     * both are accepted), so that {@link #matching} checks the two with one KDF run.
+     */
+    public String hashBeside(String secret, String beside) {
+        if (!acceptable(secret)) {
+            throw new IllegalArgumentException("a secret holding U+0000 or an unpaired surrogate cannot be hashed");
+        }
+        String[] parts = parts(beside);
+        return PREFIX + parts[0] + "$" + parts[1] + "$"
+                + B64.encodeToString(pbkdf2(secret, B64D.decode(parts[1]), Integer.parseInt(parts[0])));
+    }
+
+    /** Whether two hashes share their salt and iterations, so that one KDF run checks a secret against both. */
+    public static boolean sharesSalt(String a, String b) {
+        if (a == null || b == null) {
+            return false;
+        }
+        String[] x = parts(a);
+        String[] y = parts(b);
+        return x[0].equals(y[0]) && x[1].equals(y[1]);
+    }
+
+    /**
+     * One slow check of {@code secret} against {@code current} and, when it is not null and shares its salt
+     * ({@link #hashBeside}), {@code previous} too: answers the hash it matches, or null. Both are always compared,
+     * in constant time; a previous hash with other parameters is not checked (that would take a second KDF run).
+     */
+    public String matching(String secret, String current, String previous) {
+        String[] parts = parts(current);
         // PBKDF2 refuses an empty password: an empty secret costs the same and never matches
         byte[] actual = pbkdf2(secret.isEmpty() ? "\u0000" : secret, B64D.decode(parts[1]), Integer.parseInt(parts[0]));
-        return MessageDigest.isEqual(expected, actual) && hash != null && !secret.isEmpty() && acceptable(secret);
+        boolean usable = !secret.isEmpty() && acceptable(secret);
+        boolean isCurrent = MessageDigest.isEqual(B64D.decode(parts[2]), actual);
+        boolean isPrevious = sharesSalt(current, previous) && MessageDigest.isEqual(B64D.decode(parts(previous)[2]), actual);
+        return !usable ? null : isCurrent ? current : isPrevious ? previous : null;
+    }
+
+    /** The slow check of {@code secret} against {@code hash}; a null hash (unknown client) takes the same time. */
+    public boolean verify(String secret, String hash) {
+        return matching(secret, hash == null ? dummyHash : hash, null) != null && hash != null;
     }
 
     /** The fast keyed fingerprint of a presented secret (≈1 µs). */
@@ -102,6 +140,11 @@ public class SecretHasher {
     /** Slow checks run since start (also exported as metric outpost_auth_secret_kdf_total). */
     public long kdfRuns() {
         return (long) kdfRuns.count();
+    }
+
+    /** Iterations, salt and derived key of a stored hash. */
+    private static String[] parts(String hash) {
+        return hash.substring(PREFIX.length()).split("\\$");
     }
 
     private byte[] pbkdf2(String secret, byte[] salt, int rounds) {

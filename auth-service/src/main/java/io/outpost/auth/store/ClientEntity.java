@@ -118,6 +118,13 @@ public class ClientEntity {
         this.updatedAt = now;
     }
 
+    /** The previous secret stops working now, whatever was left of its grace. */
+    public void endPreviousSecret(Instant now) {
+        this.previousSecretHash = null;
+        this.previousSecretExpiresAt = null;
+        this.updatedAt = now;
+    }
+
     /** Tokens issued before {@code cutoff} are revoked (a later cut-off only ever replaces an earlier one). */
     public void revokeTokensBefore(Instant cutoff, Instant now) {
         if (tokensRevokedBefore == null || cutoff.isAfter(tokensRevokedBefore)) {
