@@ -161,6 +161,14 @@ public interface AuthConfig {
         /** Single-token revocations of all clients that may be live at once: each verifier's memory for them. */
         @WithDefault("50000")
         int maxTokens();
+
+        /** Revocations (RFC 7009) one client may make at once before they are rationed ({@code RevocationThrottle}). */
+        @WithDefault("30")
+        int burstPerClient();
+
+        /** Revocations per second one client gets past its burst; the others are answered 429. */
+        @WithDefault("1")
+        int perClientPerSecond();
     }
 
     /** Client secrets at rest. */

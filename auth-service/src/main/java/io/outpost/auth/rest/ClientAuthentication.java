@@ -70,9 +70,7 @@ public class ClientAuthentication {
     /** The answer to an outcome other than a grant. */
     public static Response refusal(Outcome outcome) {
         if (outcome instanceof Throttled throttled) {
-            return noStore(Response.status(429).header(HttpHeaders.RETRY_AFTER, throttled.retryAfterSeconds())
-                    .entity(new ErrorResponse(ErrorResponse.TOO_MANY_REQUESTS,
-                            "Too many failed attempts; retry after " + throttled.retryAfterSeconds() + " s")));
+            return tooMany(throttled.retryAfterSeconds(), "Too many failed attempts");
         }
         if (outcome instanceof ClientAuthenticator.Busy) {
             return noStore(Response.status(Response.Status.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, 1)
@@ -81,6 +79,13 @@ public class ClientAuthentication {
         }
         return noStore(Response.status(Response.Status.UNAUTHORIZED).header(HttpHeaders.WWW_AUTHENTICATE, REALM)
                 .entity(OAuthErrorResponse.invalidClient("Client authentication failed")));
+    }
+
+    /** 429 {@code too_many_requests} with {@code Retry-After}: "{@code what}; retry after N s". */
+    public static Response tooMany(long retryAfterSeconds, String what) {
+        return noStore(Response.status(429).header(HttpHeaders.RETRY_AFTER, retryAfterSeconds)
+                .entity(new ErrorResponse(ErrorResponse.TOO_MANY_REQUESTS,
+                        what + "; retry after " + retryAfterSeconds + " s")));
     }
 
     /** RFC 6749 §5.1: answers that carry a token, a secret or a client's state are never cached. */

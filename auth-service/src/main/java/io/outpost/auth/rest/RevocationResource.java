@@ -2,6 +2,7 @@ package io.outpost.auth.rest;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -16,6 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.outpost.auth.service.ClientAdmin;
 import io.outpost.auth.service.ClientAuthenticator.Granted;
+import io.outpost.auth.service.RevocationThrottle;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.support.http.InputParser;
 import io.outpost.support.security.AuthRefusedException;
@@ -29,7 +31,8 @@ import io.vertx.core.http.HttpServerRequest;
  * at the token endpoint; body {@code token=…} (form, as RFC 7009 sends it) or {@code {"token":"…"}}. Answers 200
  * whether or not the token was valid (there is nothing a client could do about an invalid one); a valid token of
  * another client is refused with 400 {@code unauthorized_client} (RFC 7009 §2.1). The revocation reaches every
- * verifier through the revocation topic (docs/auth.md).
+ * verifier through the revocation topic (docs/auth.md). An authenticated client's revocation calls are rationed
+ * ({@link RevocationThrottle}): past its burst, 429 {@code too_many_requests} with {@code Retry-After}.
  */
 @Path("/users/v2/oauth/revoke")
 public class RevocationResource {
@@ -38,9 +41,11 @@ public class RevocationResource {
     private final TokenVerifier verifier;
     private final ClientAdmin admin;
     private final FormOrJsonBody bodies;
+    private final RevocationThrottle throttle;
 
     public RevocationResource(ClientAuthentication clients, TokenVerifier verifier, ClientAdmin admin,
-            ObjectMapper mapper) {
+            RevocationThrottle throttle, ObjectMapper mapper) {
+        this.throttle = throttle;
         this.clients = clients;
         this.verifier = verifier;
         this.admin = admin;
@@ -60,6 +65,10 @@ public class RevocationResource {
                 return Uni.createFrom().item(ClientAuthentication.refusal(outcome));
             }
             String caller = granted.client().clientId();
+            OptionalLong wait = throttle.acquire(caller);
+            if (wait.isPresent()) {
+                return Uni.createFrom().item(ClientAuthentication.tooMany(wait.getAsLong(), "Too many revocations"));
+            }
             return verifier.verify(token).onFailure(AuthRefusedException.class).recoverWithNull()
                     .flatMap(verified -> revokeIfOwn(caller, verified));
         });

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import jakarta.inject.Singleton;
 
@@ -52,6 +52,8 @@ public class ClientDirectory {
     private static final int MAX_PROOFS = 100_000;
     /** While PostgreSQL does not answer, a held record is read again at most this often. */
     private static final long OUTAGE_RETRY_MILLIS = Duration.ofSeconds(5).toMillis();
+    /** Change counters, one per stripe of client ids (see {@link #generations}). */
+    private static final int STRIPES = 1024;
 
     /** A cached record ({@code client} null: no such client). */
     public static final class Entry {
@@ -86,7 +88,12 @@ public class ClientDirectory {
     private final Cache<String, Entry> unknown = Caffeine.newBuilder().maximumSize(MAX_UNKNOWN)
             .executor(Runnable::run).build();
     private final Cache<String, Proof> proofs = Caffeine.newBuilder().maximumSize(MAX_PROOFS).build();
-    private final AtomicLong generation = new AtomicLong();
+    /**
+     * Changes per stripe of client ids: a read begun before a change to a client of its stripe is not cached. Per
+     * stripe, not one counter for all, so that one client's changes (a revocation loop folding into its cut-off,
+     * heard by every replica) never keep every other client's record from being cached.
+     */
+    private final AtomicLongArray generations = new AtomicLongArray(STRIPES);
     private final ClientRepository repository;
     private final Clock clock;
     private final long ttlMillis;
@@ -150,7 +157,7 @@ public class ClientDirectory {
 
     /** Forgets a client's record after a change, so that the next request reads it again. */
     public void invalidate(String clientId) {
-        generation.incrementAndGet();
+        generations.incrementAndGet(stripe(clientId));
         known.remove(clientId);
         unknown.invalidate(clientId);
     }
@@ -177,7 +184,7 @@ public class ClientDirectory {
     }
 
     private Uni<Entry> read(String clientId, Entry previous) {
-        long startedIn = generation.get();
+        long startedIn = generations.get(stripe(clientId));
         long startedAt = clock.millis();
         return store.bound(Panache.withSession(() -> repository.findById(clientId)))
                 .map(row -> install(clientId, previous, row == null ? null : ClientSnapshot.of(row), startedIn,
@@ -199,7 +206,7 @@ public class ClientDirectory {
     private Entry install(String clientId, Entry previous, ClientSnapshot client, long startedIn, long startedAt) {
         Entry fresh = new Entry(client, clock.millis());
         // a change made while this read was under way may not be in it: do not cache what it read
-        if (generation.get() != startedIn) {
+        if (generations.get(stripe(clientId)) != startedIn) {
             return fresh;
         }
         if (client == null) {
@@ -211,6 +218,10 @@ public class ClientDirectory {
         // concurrent first requests read concurrently: all of them share the entry installed first, so that they
         // share its slow check
         return known.compute(clientId, (id, held) -> keep(held, previous, startedAt) ? held : fresh);
+    }
+
+    private static int stripe(String clientId) {
+        return Math.floorMod(clientId.hashCode(), STRIPES);
     }
 
     private static boolean keep(Entry held, Entry previous, long startedAt) {
