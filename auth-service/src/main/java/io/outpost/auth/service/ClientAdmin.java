@@ -29,11 +29,11 @@ import io.vertx.core.Vertx;
 
 /**
  * Client administration: create (the secret is answered once, only its hash is kept), list, read, enable/disable,
- * rotate the secret (the old one keeps working for a grace period), set permissions, revoke tokens. Disabling a
+ * rotate the secret (the old one keeps working for a grace period), set permissions, revoke tokens, end a previous secret. Disabling a
  * client, rotating its secret and revoking its tokens revoke every token it was issued so far — and every token
  * another replica may still issue from the record it holds (the cut-off lies {@code 2 × client-cache-ttl} ahead,
- * docs/auth.md "Revocation"). Single-token revocations are bounded per client and in all; past a bound one is
- * folded into the client-wide cut-off. Each change is
+ * docs/auth.md "Revocation"). Single-token revocations are bounded per client (its fair share) and in all; past a
+ * bound one is folded into the client-wide cut-off. Each change is
  * marked as an administrator's (bootstrap leaves it alone), audited, and written with its revocation and audit
  * records into the outbox in one transaction; it then applies on this replica at once. Secrets are hashed off the
  * event loop, before the transaction opens. Every query has the store deadline ({@link StoreCalls}).
@@ -201,7 +201,8 @@ public class ClientAdmin {
                     return revokedTokens.forgetExpired(live)
                             .chain(() -> revokedTokens.liveOf(clientId, live))
                             .chain(mine -> revokedTokens.live(live)
-                                    .map(all -> mine < bounds.maxTokensPerClient() && all < bounds.maxTokens()))
+                                    .chain(all -> repository.count()
+                                            .map(clients -> mine < share(clients) && all < bounds.maxTokens())))
                             .chain(byId -> {
                                 if (byId || row == null) {
                                     events.add(audit.event(clientId, "token.revoked", clientId, "jti", jti));
@@ -218,6 +219,16 @@ public class ClientAdmin {
                             });
                 })))
                 .invoke(() -> committed(changed[0], events));
+    }
+
+    /**
+     * The single-token revocations one client may have live: {@code max-tokens-per-client}, or its fair share of
+     * {@code max-tokens} among every registered client when that is less (at least one). The shares add up to no
+     * more than {@code max-tokens} while there are at most that many clients, so no client's revocation is folded
+     * because others filled the list; {@code max-tokens} still holds in all, whatever the number of clients.
+     */
+    private long share(long clients) {
+        return Math.max(1, Math.min(bounds.maxTokensPerClient(), bounds.maxTokens() / Math.max(1, clients)));
     }
 
     /**

@@ -124,7 +124,7 @@ class RevocationBoundsTest {
     }
 
     /** A new client's id and secret. */
-    private static String[] newClient() {
+    static String[] newClient() {
         String id = "bounded-" + UUID.randomUUID().toString().substring(0, 8);
         String secret = adminApi().auth().oauth2(token(ADMIN, ADMIN_SECRET)).contentType(ContentType.JSON)
                 .body(Map.of("client_id", id, "permissions", List.of("sandbox:config:view"))).post(CLIENTS)
@@ -132,7 +132,7 @@ class RevocationBoundsTest {
         return new String[] { id, secret };
     }
 
-    private static void revoke(String[] client, String token) {
+    static void revoke(String[] client, String token) {
         fromOwnAddress().header("Authorization", basic(client[0], client[1])).contentType(ContentType.URLENC)
                 .formParam("token", token).post(REVOKE).then().statusCode(200);
     }
@@ -141,7 +141,7 @@ class RevocationBoundsTest {
         return JsonPath.from(new String(java.util.Base64.getUrlDecoder().decode(token.split("\\.")[1]))).getString("jti");
     }
 
-    private static long liveRevocations(String clientId) throws SQLException {
+    static long liveRevocations(String clientId) throws SQLException {
         try (Connection connection = connect(); PreparedStatement query = connection.prepareStatement(
                 "SELECT count(*) FROM auth.revoked_token WHERE client_id = ?")) {
             query.setString(1, clientId);
@@ -172,7 +172,7 @@ class RevocationBoundsTest {
         }
     }
 
-    private static Connection connect() throws SQLException {
+    static Connection connect() throws SQLException {
         PostgresConnection pg = BackingServices.shared().postgres();
         return DriverManager.getConnection(pg.jdbcUrl(), pg.username(), pg.password());
     }
