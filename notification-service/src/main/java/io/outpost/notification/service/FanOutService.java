@@ -13,13 +13,17 @@ import io.outpost.model.error.Constraints;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.event.NotificationEvent;
 import io.outpost.notification.messaging.NotificationPublisher;
+import io.outpost.notification.store.IdConflicts;
+import io.outpost.notification.store.NewNotification;
 import io.outpost.support.http.InvalidInputException;
+import io.outpost.support.store.StoreUnavailableException;
 import io.smallrye.mutiny.Uni;
 
 /**
  * One notification for many players (docs/notifications.md, "Many players in one call"): a record per player on
  * {@code player-notifications}, keyed by the player, each with an id derived from the request id and the player,
- * so that the same request sent again gives the same ids and is stored once.
+ * so that the same request sent again gives the same ids and is stored once; sent again with other content it is
+ * refused (409), as a create reusing an id is.
  */
 @ApplicationScoped
 public class FanOutService {
@@ -35,9 +39,11 @@ public class FanOutService {
     public static final long MAX_TOTAL_BYTES = 16L << 20;
 
     private final NotificationPublisher publisher;
+    private final IdConflicts conflicts;
 
-    public FanOutService(NotificationPublisher publisher) {
+    public FanOutService(NotificationPublisher publisher, IdConflicts conflicts) {
         this.publisher = publisher;
+        this.conflicts = conflicts;
     }
 
     /**
@@ -88,7 +94,20 @@ public class FanOutService {
             events.add(event);
             values.add(publisher.value(event));
         }
-        return publisher.publish(events, values).replaceWith(events.stream().map(NotificationEvent::notificationId).toList());
+        List<String> ids = events.stream().map(NotificationEvent::notificationId).toList();
+        // a request id sent again with other content is refused here, whatever became of the first copies (deleted,
+        // expired, emptied), rather than answered 200 and dead-lettered by the ingest; while PostgreSQL does not
+        // answer, the ingest's own comparison is the only one, as for a create
+        NewNotification content = new NewNotification(players.get(0), ids.get(0), notification.message(),
+                notification.svcUrl(), notification.customData(), notification.etag(), created);
+        return conflicts.firstFannedOut(players, ids, content)
+                .onFailure(StoreUnavailableException.class).recoverWithItem(-1)
+                .invoke(found -> {
+                    if (found >= 0) {
+                        throw new IdConflictException(requestId, players.get(found), ids.get(found));
+                    }
+                })
+                .chain(() -> publisher.publish(events, values)).replaceWith(ids);
     }
 
     /** The copy of {@code notification} for {@code player}. */
