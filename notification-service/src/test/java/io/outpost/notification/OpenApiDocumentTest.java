@@ -61,6 +61,8 @@ class OpenApiDocumentTest extends OpenApiContract {
         }
         assertEquals(NotificationEvent.MAX_NOTIFICATION_ID,
                 schemas.path("NewNotification").path("properties").path("notification_id").path("maxLength").asInt());
+        assertEquals(NotificationEvent.MAX_ETAG,
+                schemas.path("NewNotification").path("properties").path("etag").path("maxLength").asInt());
         JsonNode batch = schemas.path("CreateNotifications").path("properties").path("notifications");
         assertEquals(List.of(Limits.PUBLISH_BATCH_MIN, Limits.PUBLISH_BATCH_MAX),
                 List.of(batch.path("minItems").asInt(), batch.path("maxItems").asInt()));

@@ -236,8 +236,9 @@ class PublishTest {
     void aBodyOfOneMebibyteIsReadAndOneByteMoreIsRefused413() {
         String token = writer(Permissions.NOTIFICATION_PLAYER_WRITE, null);
         String head = "{\"notifications\":[{\"message\":\"m\",\"custom_data\":{\"k\":\"";
-        String tail = "\"}}]}";
-        String atLimit = head + "x".repeat(1024 * 1024 - head.length() - tail.length()) + tail;
+        // custom_data within its own bound (1,000,000 bytes), the entry past the record's; spaces fill the body
+        String filled = head + "x".repeat(999_990) + "\"}";
+        String atLimit = filled + " ".repeat(1024 * 1024 - filled.length() - 3) + "}]}";
         assertThat(atLimit).hasSize(1024 * 1024);
         publish(UUID.randomUUID(), token, atLimit).statusCode(422)
                 .body("detail", hasSize(1)).body("detail[0].type", is("value_error"))

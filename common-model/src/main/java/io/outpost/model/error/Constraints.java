@@ -102,6 +102,30 @@ public final class Constraints {
         return false;
     }
 
+    /**
+     * The bytes of {@code value} as UTF-8, counted without encoding it (an unpaired surrogate counts as the one
+     * byte an encoder would write for it; validation refuses those anyway).
+     */
+    public static long utf8Bytes(String value) {
+        long bytes = 0;
+        for (int i = 0, n = value.length(); i < n; i++) {
+            char c = value.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(value.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                bytes++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+
     /** Refuses a present string outside {@code min..max} characters; an absent one passes. */
     public static void length(List<ErrorDetail> out, List<Object> loc, String value, int min, int max) {
         if (value == null) {

@@ -46,6 +46,16 @@ public record NotificationEvent(
     public static final int MAX_SVC_URL = 4096;
     /** Producer-chosen ids are opaque but bounded, since clients echo them back as exclude_before. */
     public static final int MAX_NOTIFICATION_ID = 128;
+    /**
+     * An etag is a version tag: 1,024 characters (at most 4 KiB as UTF-8) is far more than any needs, and bounds
+     * what one notification copied for many players costs (docs/notifications.md, "Many players in one call").
+     */
+    public static final int MAX_ETAG = 1024;
+    /**
+     * Bytes of {@code custom_data}'s JSON text (UTF-8) at most: what a Kafka record holds beside the other fields
+     * (the whole notification is bounded at 1,000,000 bytes as JSON where it is published).
+     */
+    public static final int MAX_CUSTOM_DATA_BYTES = 1_000_000;
 
     /**
      * Prefix of the long poll's position cursors ({@code pos-<n>}); a producer's id may not start with it, so
@@ -75,14 +85,21 @@ public record NotificationEvent(
             Constraints.text(errors, messageLoc, message, 0, MAX_MESSAGE);
         }
         Constraints.text(errors, ErrorDetail.loc(at, "svc_url"), svcUrl, 1, MAX_SVC_URL);
-        Constraints.text(errors, ErrorDetail.loc(at, "etag"), etag, 1, Integer.MAX_VALUE);
+        Constraints.text(errors, ErrorDetail.loc(at, "etag"), etag, 1, MAX_ETAG);
         List<Object> id = ErrorDetail.loc(at, "notification_id");
         if (Constraints.text(errors, id, notificationId, 1, MAX_NOTIFICATION_ID) && notificationId != null
                 && notificationId.startsWith(RESERVED_ID_PREFIX)) {
             errors.add(ErrorDetail.valueError(id, "notification_id should not start with '" + RESERVED_ID_PREFIX
                     + "', which is reserved for position cursors"));
         }
-        Constraints.json(errors, ErrorDetail.loc(at, "custom_data"), customData);
+        List<Object> customDataLoc = ErrorDetail.loc(at, "custom_data");
+        if (Constraints.json(errors, customDataLoc, customData) && customData != null) {
+            long bytes = Constraints.utf8Bytes(customData.json());
+            if (bytes > MAX_CUSTOM_DATA_BYTES) {
+                errors.add(ErrorDetail.valueError(customDataLoc, "custom_data should be at most "
+                        + MAX_CUSTOM_DATA_BYTES + " bytes as JSON, not " + bytes));
+            }
+        }
         Constraints.instant(errors, ErrorDetail.loc(at, "created"), created);
         Constraints.instant(errors, ErrorDetail.loc(at, "expires_at"), expiresAt);
         return errors;

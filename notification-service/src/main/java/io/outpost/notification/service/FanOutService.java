@@ -13,13 +13,17 @@ import io.outpost.model.error.Constraints;
 import io.outpost.model.error.ErrorDetail;
 import io.outpost.model.event.NotificationEvent;
 import io.outpost.notification.messaging.NotificationPublisher;
+import io.outpost.notification.store.IdConflicts;
+import io.outpost.notification.store.NewNotification;
 import io.outpost.support.http.InvalidInputException;
+import io.outpost.support.store.StoreUnavailableException;
 import io.smallrye.mutiny.Uni;
 
 /**
  * One notification for many players (docs/notifications.md, "Many players in one call"): a record per player on
  * {@code player-notifications}, keyed by the player, each with an id derived from the request id and the player,
- * so that the same request sent again gives the same ids and is stored once.
+ * so that the same request sent again gives the same ids and is stored once; sent again with other content it is
+ * refused (409), as a create reusing an id is.
  */
 @ApplicationScoped
 public class FanOutService {
@@ -28,13 +32,18 @@ public class FanOutService {
     public static final int MAX_PLAYERS = 1_000;
     /** A request id's length at most (it is echoed in nothing, but bounded all the same). */
     public static final int MAX_REQUEST_ID = 128;
-    /** Bytes one call may send to Kafka in all: the notification's JSON times the players. */
+    /**
+     * Bytes one call may send to Kafka in all: the notification's JSON times the players, computed from one copy
+     * before any other is built.
+     */
     public static final long MAX_TOTAL_BYTES = 16L << 20;
 
     private final NotificationPublisher publisher;
+    private final IdConflicts conflicts;
 
-    public FanOutService(NotificationPublisher publisher) {
+    public FanOutService(NotificationPublisher publisher, IdConflicts conflicts) {
         this.publisher = publisher;
+        this.conflicts = conflicts;
     }
 
     /**
@@ -62,24 +71,51 @@ public class FanOutService {
         }
         Instant created = notification.created() != null ? notification.created()
                 : Instant.now().truncatedTo(ChronoUnit.MICROS);
-        List<NotificationEvent> events = new ArrayList<>(players.size());
-        List<String> values = new ArrayList<>(players.size());
-        long total = 0;
-        for (UUID player : players) {
-            NotificationEvent event = new NotificationEvent(player.toString(), notification.message(),
-                    notification.svcUrl(), notification.customData(), notification.etag(), id(requestId, player),
-                    created, notification.expiresAt());
-            String value = publisher.value(event);
-            total += value.getBytes(StandardCharsets.UTF_8).length;
-            events.add(event);
-            values.add(value);
+        // every copy has the same size (a player's uuid and its derived id are 36 characters each), so one copy's
+        // JSON bounds the whole call before any other is built: 1,000 copies of a 1 MB notification are refused
+        // without ever being written
+        long bytes = publisher.value(copy(notification, requestId, players.get(0), created))
+                .getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > NotificationPublisher.MAX_VALUE_BYTES) {
+            throw new InvalidInputException(List.of(ErrorDetail.valueError(notificationLoc,
+                    "Notification should be at most " + NotificationPublisher.MAX_VALUE_BYTES + " bytes as JSON, not "
+                            + bytes)));
         }
+        long total = bytes * players.size();
         if (total > MAX_TOTAL_BYTES) {
             throw new InvalidInputException(List.of(ErrorDetail.valueError(notificationLoc, "the notification for "
                     + players.size() + " players is " + total + " bytes as JSON; a call sends at most "
                     + MAX_TOTAL_BYTES)));
         }
-        return publisher.publish(events, values).replaceWith(events.stream().map(NotificationEvent::notificationId).toList());
+        List<NotificationEvent> events = new ArrayList<>(players.size());
+        List<String> values = new ArrayList<>(players.size());
+        for (UUID player : players) {
+            NotificationEvent event = copy(notification, requestId, player, created);
+            events.add(event);
+            values.add(publisher.value(event));
+        }
+        List<String> ids = events.stream().map(NotificationEvent::notificationId).toList();
+        // a request id sent again with other content is refused here, whatever became of the first copies (deleted,
+        // expired, emptied), rather than answered 200 and dead-lettered by the ingest; while PostgreSQL does not
+        // answer, the ingest's own comparison is the only one, as for a create
+        NewNotification content = new NewNotification(players.get(0), ids.get(0), notification.message(),
+                notification.svcUrl(), notification.customData(), notification.etag(), created);
+        return conflicts.firstFannedOut(players, ids, content)
+                .onFailure(StoreUnavailableException.class).recoverWithItem(-1)
+                .invoke(found -> {
+                    if (found >= 0) {
+                        throw new IdConflictException(requestId, players.get(found), ids.get(found));
+                    }
+                })
+                .chain(() -> publisher.publish(events, values)).replaceWith(ids);
+    }
+
+    /** The copy of {@code notification} for {@code player}. */
+    private static NotificationEvent copy(NotificationEvent notification, String requestId, UUID player,
+            Instant created) {
+        return new NotificationEvent(player.toString(), notification.message(), notification.svcUrl(),
+                notification.customData(), notification.etag(), id(requestId, player), created,
+                notification.expiresAt());
     }
 
     /** The player's notification id of request {@code requestId}: the same whenever the request is sent again. */

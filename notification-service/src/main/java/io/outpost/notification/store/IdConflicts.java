@@ -14,7 +14,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Repeated {@code notification_id}s with other content, found before publishing (docs/notifications.md, "Repeated
- * ids"): the publish endpoint refuses them with 409 rather than have the ingest dead-letter them later. The ingest's
+ * ids"): the publish and fan-out endpoints refuse them with 409 rather than have the ingest dead-letter them later,
+ * whatever became of the notification first given the id (deleted, expired, emptied). The ingest's
  * insert makes the same comparison for what reaches it anyway ({@link NotificationStore}).
  */
 @ApplicationScoped
@@ -43,5 +44,18 @@ public class IdConflicts {
             }
             return conflicts;
         });
+    }
+
+    /**
+     * Of one notification's {@code content} fanned out to {@code players} with {@code ids} (position by position),
+     * the first position (0-based) whose player already has its id with other content, or -1. Bounded by the query
+     * deadline.
+     */
+    public Uni<Integer> firstFannedOut(List<UUID> players, List<String> ids, NewNotification content) {
+        Tuple args = Tuple.tuple().addArrayOfUUID(players.toArray(UUID[]::new))
+                .addArrayOfString(ids.toArray(String[]::new)).addString(content.message())
+                .addString(content.svcUrl()).addString(content.customDataJson()).addString(content.etag());
+        return deadline.query(pool, c -> c.preparedQuery(NotificationSql.FANNED_CONFLICT).execute(args))
+                .map(rows -> rows.size() == 0 ? -1 : rows.iterator().next().getLong("ord").intValue() - 1);
     }
 }

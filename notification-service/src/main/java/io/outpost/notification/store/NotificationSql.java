@@ -9,16 +9,19 @@ final class NotificationSql {
     /**
      * A whole batch in one statement (one round trip, its own transaction): count each player's rows, bump their
      * {@code player_cursor} rows (locked in player order until commit), number the rows from the bumped values
-     * in batch order, insert them skipping repeated ids. The {@code notification_stored} trigger sends the NOTIFY.
-     * {@code stored_at} is read after the player's row lock is held, so it grows with the sequence within a player
-     * and the retention purge, which deletes by it, always removes a prefix. A row skipped as a repeat whose content
-     * ({@code message}, {@code svc_url}, {@code custom_data} as JSON, {@code etag}) differs from the stored one or
+     * in batch order, insert the first occurrence of each id, skipping ids the player has. The
+     * {@code notification_stored} trigger sends the NOTIFY. {@code stored_at} is read after the player's row lock is
+     * held, so it grows with the sequence within a player and the retention purge, which deletes by it, always removes
+     * a prefix. A repeat whose content ({@code message}, {@code svc_url}, {@code custom_data} as JSON, {@code etag})
+     * differs from the stored one — deleted, expired or emptied by the purge alike ({@code other_content}, V8) — or
      * from its first occurrence in the batch fails the whole statement ({@code refuse_conflicting_id}, V6): a data
-     * exception, which the ingest isolates and dead-letters. Only skipped rows are compared ({@code skipped} is
-     * materialized so that the planner cannot fold the comparison into a scan of the whole batch, which made a
-     * batch of 2,000 cost ≈ 0.9 s), each with one index probe and, through {@code firsts}, one hash look-up, so a
-     * batch without repeats pays nothing for it and a replayed batch pays linearly; a repeat of a notification
-     * deleted or expired since is skipped, not compared.
+     * exception, which the ingest isolates and dead-letters. The stored one is compared in the insert's
+     * {@code ON CONFLICT … DO UPDATE … WHERE}, which reads the row as last committed (locked, never updated), not as
+     * the statement's snapshot saw it: an insert of the same id by a concurrent statement, which {@code DO NOTHING}
+     * would skip after waiting for it, is compared too. Only the repeats are compared ({@code skipped} is
+     * materialized so that the planner cannot fold the comparison with the first occurrences into a scan of the whole
+     * batch, which made a batch of 2,000 cost ≈ 0.9 s), each with one index probe and one hash look-up, so a batch
+     * without repeats pays nothing for it and a replayed batch pays linearly.
      */
     static final String INSERT_BATCH = """
             WITH batch AS (
@@ -31,28 +34,29 @@ final class NotificationSql {
                 ON CONFLICT (player_uuid) DO UPDATE SET last_seq = pc.last_seq + EXCLUDED.last_seq
                 RETURNING player_uuid, last_seq),
             numbered AS (SELECT batch.*, row_number() OVER (PARTITION BY p ORDER BY ord) AS rn FROM batch),
+            firsts AS (SELECT DISTINCT ON (p, i) p, i, m, u, c, e, ord FROM batch ORDER BY p, i, ord),
             inserted AS (
-            INSERT INTO notification.notification
+            INSERT INTO notification.notification AS o
                 (player_uuid, seq, notification_id, message, svc_url, custom_data, etag, created, expires_at, stored_at)
             SELECT n.p, b.last_seq - c.n + n.rn, n.i, n.m, n.u, n.c::json, n.e, n.t, n.x, clock_timestamp()
             FROM numbered n JOIN counts c ON c.p = n.p JOIN bumped b ON b.player_uuid = n.p
+                 JOIN firsts f ON f.p = n.p AND f.i = n.i AND f.ord = n.ord
             ORDER BY n.p, n.rn
-            ON CONFLICT (player_uuid, notification_id) DO NOTHING
+            ON CONFLICT (player_uuid, notification_id) DO UPDATE SET emptied = o.emptied
+            WHERE CASE WHEN notification.other_content(o.emptied, o.content_digest, o.message, o.svc_url,
+                                                       o.custom_data, o.etag, EXCLUDED.message, EXCLUDED.svc_url,
+                                                       EXCLUDED.custom_data, EXCLUDED.etag)
+                       THEN notification.refuse_conflicting_id(EXCLUDED.player_uuid, EXCLUDED.notification_id) = 0
+                       ELSE false END
             RETURNING player_uuid, seq, notification_id),
             skipped AS MATERIALIZED (
                 SELECT n.* FROM numbered n JOIN counts c ON c.p = n.p JOIN bumped b ON b.player_uuid = n.p
                 WHERE NOT EXISTS (SELECT 1 FROM inserted i
                                   WHERE i.player_uuid = n.p AND i.seq = b.last_seq - c.n + n.rn)),
-            firsts AS (SELECT DISTINCT ON (p, i) p, i, m, u, c, e FROM batch ORDER BY p, i, ord),
             conflicts AS (
                 SELECT notification.refuse_conflicting_id(s.p, s.i) AS refused
                 FROM skipped s JOIN firsts f ON f.p = s.p AND f.i = s.i
-                WHERE EXISTS (SELECT 1 FROM notification.notification o
-                              WHERE o.player_uuid = s.p AND o.notification_id = s.i AND o.deleted_at IS NULL
-                                AND (o.expires_at IS NULL OR o.expires_at > now())
-                                AND (o.message, o.svc_url, o.custom_data::jsonb, o.etag)
-                                    IS DISTINCT FROM (s.m, s.u, s.c::jsonb, s.e))
-                   OR (f.m, f.u, f.c::jsonb, f.e) IS DISTINCT FROM (s.m, s.u, s.c::jsonb, s.e))
+                WHERE (f.m, f.u, f.c::jsonb, f.e) IS DISTINCT FROM (s.m, s.u, s.c::jsonb, s.e))
             SELECT b.player_uuid, b.last_seq - c.n + 1 AS first_seq, b.last_seq, i.seq, i.notification_id
             FROM bumped b JOIN counts c ON c.p = b.player_uuid LEFT JOIN inserted i ON i.player_uuid = b.player_uuid
             WHERE (SELECT count(refused) FROM conflicts) = 0
@@ -123,22 +127,32 @@ final class NotificationSql {
 
     /**
      * Of notifications about to be published for player $1 (ids $2, messages $3, urls $4, custom_data $5, etags $6),
-     * the positions (1-based) of those whose id is stored for the player, or given earlier in the same list, with
-     * other content — compared as the ingest's insert compares them ({@code custom_data} as JSON).
+     * the positions (1-based) of those whose id the player has — deleted, expired or emptied alike — or that are
+     * given earlier in the same list, with other content, compared as the ingest's insert compares them.
      */
     static final String CONFLICTS = """
             WITH b AS (SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
                            WITH ORDINALITY AS b(i, m, u, c, e, ord))
             SELECT b.ord FROM b
             WHERE EXISTS (SELECT 1 FROM notification.notification o
-                          WHERE o.player_uuid = $1 AND o.notification_id = b.i AND o.deleted_at IS NULL
-                            AND (o.expires_at IS NULL OR o.expires_at > now())
-                            AND (o.message, o.svc_url, o.custom_data::jsonb, o.etag)
-                                IS DISTINCT FROM (b.m, b.u, b.c::jsonb, b.e))
+                          WHERE o.player_uuid = $1 AND o.notification_id = b.i
+                            AND notification.other_content(o.emptied, o.content_digest, o.message, o.svc_url,
+                                                           o.custom_data, o.etag, b.m, b.u, b.c::json, b.e))
                OR EXISTS (SELECT 1 FROM b f
                           WHERE f.i = b.i AND f.ord < b.ord
                             AND (f.m, f.u, f.c::jsonb, f.e) IS DISTINCT FROM (b.m, b.u, b.c::jsonb, b.e))
             ORDER BY b.ord""";
+    /**
+     * Of one notification (message $3, url $4, custom_data $5, etag $6) about to be published for players $1 with
+     * ids $2 (a fan-out), the first position (1-based) whose id that player has with other content, if any: one
+     * index probe per player.
+     */
+    static final String FANNED_CONFLICT = """
+            SELECT w.ord FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS w(p, i, ord)
+            JOIN notification.notification o ON o.player_uuid = w.p AND o.notification_id = w.i
+            WHERE notification.other_content(o.emptied, o.content_digest, o.message, o.svc_url, o.custom_data, o.etag,
+                                             $3, $4, $5::text::json, $6)
+            ORDER BY w.ord LIMIT 1""";
 
     /**
      * A page of player $1, newest first: at most $6 visible notifications at or below the start — the sequence of
@@ -187,12 +201,15 @@ final class NotificationSql {
                 updated_at = now()
             RETURNING seq""";
     /**
-     * Up to $1 deleted or expired notifications lose their content; their rows stay (the cursor's place) until
-     * retention removes them with the rest of the player's oldest notifications.
+     * Up to $1 deleted or expired notifications lose their content, keeping its digest (a reuse of the id is still
+     * compared: V8); their rows stay (the cursor's place) until retention removes them with the rest of the player's
+     * oldest notifications.
      */
     static final String EMPTY_HIDDEN = """
             UPDATE notification.notification SET message = '', svc_url = NULL, custom_data = NULL, etag = NULL,
-                                                 emptied = true
+                                                 emptied = true,
+                                                 content_digest = notification.content_digest(message, svc_url,
+                                                                                              custom_data, etag)
             WHERE ctid IN (SELECT ctid FROM notification.notification
                            WHERE (expires_at IS NOT NULL OR deleted_at IS NOT NULL) AND NOT emptied
                              AND (deleted_at IS NOT NULL OR expires_at <= now())
