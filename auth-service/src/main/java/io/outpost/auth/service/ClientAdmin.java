@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -164,7 +165,7 @@ public class ClientAdmin {
                 events.add(audit.event(actor, "client.permissions_changed", id, "permissions", permissions));
             }
             String[] sandboxes = sandboxIds == null ? null : sandboxIds.toArray(String[]::new);
-            if (sandboxesGiven && !java.util.Arrays.equals(row.sandboxIds(), sandboxes)) {
+            if (sandboxesGiven && !Arrays.equals(row.sandboxIds(), sandboxes)) {
                 row.changeSandboxes(sandboxes, now);
                 Recorded revoked = revokeAll(row, now, actor, "client.sandboxes_changed", "sandboxes_changed",
                         "sandbox_ids", sandboxIds);
