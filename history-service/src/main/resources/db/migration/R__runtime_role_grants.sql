@@ -11,6 +11,8 @@ BEGIN
         GRANT UPDATE ON history.listing_total, history.name_total TO history_app;
         -- the measure of a row appended without version_bytes (V9), run by the insert's trigger
         GRANT EXECUTE ON FUNCTION history.version_bytes(jsonb), history.measure_version() TO history_app;
+        -- the append's refusal of a repeated transaction_id with other content (V10)
+        GRANT EXECUTE ON FUNCTION history.refuse_conflicting_id(uuid, text) TO history_app;
     END IF;
 END
 $$;

@@ -28,7 +28,8 @@ import io.outpost.testsupport.local.OutpostStack;
  * The packaged services behind the gateway, started once for all end-to-end tests on free ports against the
  * test run's real PostgreSQL and Kafka, with clients registered in auth-service: a game client bound to
  * {@link #PLAYER}, a backend console holding the sandbox permissions, a backend publisher, a second game client the
- * revocation test disables, an administrator, a game client for the generated client's flow, and one game client per
+ * revocation test disables, an administrator, a tools client bound to {@link #TENANT_SANDBOX}, a game client for the
+ * generated client's flow, and one game client per
  * player of {@link #PLAYERS} for the fault tests ({@link #playerClient}).
  */
 final class E2eStack {
@@ -51,6 +52,10 @@ final class E2eStack {
     static final String GENERATED_CLIENT = "e2e-generated";
     static final String GENERATED_SECRET = "e2e-generated-secret-" + UUID.randomUUID();
     static final UUID GENERATED_PLAYER = UUID.randomUUID();
+    /** A game studio's tools client: {@code sandbox:config:view}, bound to {@link #TENANT_SANDBOX} alone. */
+    static final String TENANT_CLIENT = "e2e-tenant";
+    static final String TENANT_SECRET = "e2e-tenant-secret-" + UUID.randomUUID();
+    static final UUID TENANT_SANDBOX = UUID.randomUUID();
     static final List<UUID> PLAYERS = Stream.generate(UUID::randomUUID).limit(24).toList();
     static final String PLAYER_SECRET = "e2e-player-secret-" + UUID.randomUUID();
     /** auth-service's private admin API (not behind the gateway). */
@@ -109,6 +114,8 @@ final class E2eStack {
         client(props, DOOMED_CLIENT, DOOMED_SECRET, DOOMED_PLAYER, Permissions.NOTIFICATION_PLAYER_SELF_ALL,
                 Permissions.SANDBOX_CONFIG_VIEW);
         client(props, ADMIN_CLIENT, ADMIN_SECRET, null, Permissions.AUTH_CLIENTS_ADMIN);
+        client(props, TENANT_CLIENT, TENANT_SECRET, null, Permissions.SANDBOX_CONFIG_VIEW);
+        props.setProperty("outpost.auth.bootstrap-clients." + TENANT_CLIENT + ".sandbox-ids", TENANT_SANDBOX.toString());
         client(props, PUBLISHER_CLIENT, PUBLISHER_SECRET, null, Permissions.NOTIFICATION_PLAYER_WRITE);
         client(props, GENERATED_CLIENT, GENERATED_SECRET, GENERATED_PLAYER, Permissions.NOTIFICATION_PLAYER_SELF_ALL,
                 Permissions.SANDBOX_CONFIG_VIEW);

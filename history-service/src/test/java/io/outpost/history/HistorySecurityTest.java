@@ -96,4 +96,57 @@ class HistorySecurityTest {
         given().header("Authorization", "Bearer " + viewer().rs256().sign()).when().get(path(SANDBOX, type))
                 .then().statusCode(200);
     }
+
+    /**
+     * A token bound to sandboxes (a tenant's tools client) reads those alone: another sandbox is 403
+     * {@code insufficient_permissions} in the 403 body of every refusal, before its input is read.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { ROLE, PROFILE_LIST })
+    void aTokenBoundToSandboxesReadsThoseAlone(String type) {
+        UUID other = UUID.randomUUID();
+        String bound = "Bearer " + viewer().claim("sandbox_ids", List.of(UUID.randomUUID().toString(),
+                SANDBOX.toString())).sign();
+        given().header("Authorization", bound).when().get(path(SANDBOX, type)).then().statusCode(200)
+                .body(equalTo("{\"transactions\":[],\"page_meta\":{\"page_size\":50,\"total\":0}}"));
+        given().header("Authorization", bound).when()
+                .get("/v1/history/sandbox/" + SANDBOX.toString().toUpperCase() + "/" + type).then().statusCode(200);
+        String refused = "{\"auth_success\":false,\"error_code\":\"insufficient_permissions\","
+                + "\"desc\":\"The token is not bound to sandbox " + other + "\"}";
+        given().header("Authorization", bound).when().get(path(other, type)).then().statusCode(403)
+                .body(equalTo(refused));
+        given().header("Authorization", bound).when().get(path(other, type) + "?page_size=0&cursor=x").then()
+                .statusCode(403).body(equalTo(refused));
+        // edit or a wildcard does not lift the binding
+        given().header("Authorization", "Bearer " + TOKENS.token().permissions("sandbox:*")
+                .claim("sandbox_ids", List.of(SANDBOX.toString())).sign()).when().get(path(other, type))
+                .then().statusCode(403).body("error_code", is("insufficient_permissions"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { ROLE, PROFILE_LIST })
+    void aTokenWithoutSandboxesReadsEverySandboxAndAnEmptyBindingNone(String type) {
+        UUID other = UUID.randomUUID();
+        given().header("Authorization", "Bearer " + viewer().sign()).when().get(path(other, type)).then()
+                .statusCode(200);
+        given().header("Authorization", "Bearer " + viewer().claim("sandbox_ids", List.of()).sign()).when()
+                .get(path(SANDBOX, type)).then().statusCode(403).body("error_code", is("insufficient_permissions"));
+    }
+
+    static Stream<Arguments> malformedBindings() {
+        List<Arguments> cases = new ArrayList<>();
+        for (String type : List.of(ROLE, PROFILE_LIST)) {
+            cases.add(Arguments.of(type, SANDBOX.toString()));
+            cases.add(Arguments.of(type, List.of("not-a-uuid")));
+            cases.add(Arguments.of(type, List.of(5)));
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("malformedBindings")
+    void aMalformedBindingIsAnInvalidClaim(String type, Object sandboxIds) {
+        given().header("Authorization", "Bearer " + viewer().claim("sandbox_ids", sandboxIds).sign()).when()
+                .get(path(SANDBOX, type)).then().statusCode(403).body("error_code", is("auth_token_invalid_claim"));
+    }
 }

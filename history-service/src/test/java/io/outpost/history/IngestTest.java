@@ -53,20 +53,65 @@ class IngestTest {
     }
 
     @Test
-    void redeliveredTransactionIsStoredOnce() {
+    void redeliveredTransactionIsStoredOnceAndNothingIsDeadLettered() {
         UUID sandbox = UUID.randomUUID();
         ObjectNode first = role(sandbox, UUID.randomUUID(), "first");
-        ObjectNode again = first.deepCopy().put("account_id", "someone-else");
         ObjectNode later = role(sandbox, UUID.randomUUID(), "later");
-        publish(first, first, again);
+        // within one batch, then in later batches, before and after the next transaction
+        publish(first, first, first.deepCopy());
         publish(later, first);
         awaitTotal(sandbox, ROLE, 2);
+        publish(role(sandbox, UUID.randomUUID(), "marker"));
+        awaitTotal(sandbox, ROLE, 3);
+        var listed = page(sandbox, ROLE, Map.of("sort_order", "asc"));
+        assertThat(listed.getList("transactions.transaction_id", String.class)).containsExactly(
+                first.get("transaction_id").asText(), later.get("transaction_id").asText(),
+                listed.getString("transactions[2].transaction_id"));
+        assertThat(kafka().read(DLQ, sandbox.toString(), Integer.MAX_VALUE, Duration.ofSeconds(3))).isEmpty();
+    }
+
+    @Test
+    void aRepeatedTransactionIdWithOtherContentIsDeadLetteredNeverDropped() {
+        UUID sandbox = UUID.randomUUID();
+        ObjectNode first = role(sandbox, UUID.randomUUID(), "first");
+        ObjectNode inBatch = first.deepCopy().put("account_id", "someone-else");
+        ObjectNode afterwards = first.deepCopy().put("version_id", "v-other");
+        ObjectNode later = role(sandbox, UUID.randomUUID(), "later");
+        publish(first, inBatch);
+        publish(afterwards, later);
+        awaitTotal(sandbox, ROLE, 2);
+
+        String reason = "value: the store refused it: transaction_id_conflict: transaction_id "
+                + first.get("transaction_id").asText() + " of sandbox " + sandbox
+                + " is already stored with other content (SQLSTATE 23505) [store_refused]";
+        List<TestKafka.Received> letters = kafka().read(DLQ, sandbox.toString(), 2, Duration.ofSeconds(60));
+        assertThat(letters).extracting(TestKafka.Received::value)
+                .containsExactly(inBatch.toString(), afterwards.toString());
+        assertThat(letters).extracting(letter -> letter.headers().get(Topics.DLQ_REASON_HEADER))
+                .containsExactly(reason, reason);
         var listed = page(sandbox, ROLE, Map.of("sort_order", "asc"));
         assertThat(listed.getList("transactions.transaction_id", String.class))
                 .containsExactly(first.get("transaction_id").asText(), later.get("transaction_id").asText());
-        assertThat(listed.getString("transactions[0].account_id")).isEqualTo("account-1");
-        publish(role(sandbox, UUID.randomUUID(), "marker"));
-        awaitTotal(sandbox, ROLE, 3);
+        assertThat(listed.getString("transactions[0].account_id")).isEqualTo(first.get("account_id").asText());
+        assertThat(listed.getString("transactions[0].version_id")).isEqualTo(first.get("version_id").asText());
+    }
+
+    @Test
+    void anotherSandboxsTransactionIdHidesNothing() {
+        UUID a = UUID.randomUUID();
+        UUID b = UUID.randomUUID();
+        ObjectNode inA = role(a, UUID.randomUUID(), "in a");
+        ObjectNode inB = role(b, UUID.randomUUID(), "in b").put("transaction_id", inA.get("transaction_id").asText());
+        publish(inA);
+        awaitTotal(a, ROLE, 1);
+        publish(inB);
+        awaitTotal(b, ROLE, 1);
+
+        assertThat(page(b, ROLE, Map.of()).getList("transactions.version_id", String.class))
+                .containsExactly(inB.get("version_id").asText());
+        assertThat(page(a, ROLE, Map.of()).getList("transactions.version_id", String.class))
+                .containsExactly(inA.get("version_id").asText());
+        assertThat(kafka().read(DLQ, b.toString(), Integer.MAX_VALUE, Duration.ofSeconds(3))).isEmpty();
     }
 
     @Test

@@ -236,6 +236,9 @@ public interface AuthConfig {
         /** The player it is bound to, if any ({@code player_uuid} claim). */
         Optional<UUID> playerUuid();
 
+        /** The sandboxes it is bound to, if any ({@code sandbox_ids} claim; docs/auth.md, "Sandbox binding"). */
+        Optional<List<String>> sandboxIds();
+
         @WithDefault("true")
         boolean enabled();
     }

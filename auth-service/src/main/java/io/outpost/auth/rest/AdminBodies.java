@@ -20,8 +20,18 @@ import io.outpost.support.http.InvalidInputException;
  */
 final class AdminBodies {
 
-    /** A new client: {@code {"client_id"?, "permissions"?, "player_uuid"?}}. */
-    record NewClient(String clientId, List<String> permissions, UUID playerUuid) {
+    /**
+     * A new client: {@code {"client_id"?, "permissions"?, "player_uuid"?, "sandbox_ids"?}}; {@code sandboxIds} null
+     * when it is not bound to sandboxes.
+     */
+    record NewClient(String clientId, List<String> permissions, UUID playerUuid, List<String> sandboxIds) {
+    }
+
+    /**
+     * A change of a client ({@code PATCH}): {@code permissions} null when not given; {@code sandboxIds} null with
+     * {@code sandboxesGiven} when the binding is removed ({@code "sandbox_ids": null}).
+     */
+    record ClientChange(List<String> permissions, boolean sandboxesGiven, List<String> sandboxIds) {
     }
 
     private final ClientValidation validation;
@@ -38,6 +48,7 @@ final class AdminBodies {
         String id = null;
         List<String> permissions = List.of();
         UUID player = null;
+        List<String> sandboxes = null;
         if (object != null) {
             id = string(object, "client_id", faults);
             if (id != null) {
@@ -47,9 +58,61 @@ final class AdminBodies {
             List<Object> playerLoc = ErrorDetail.loc("body", "player_uuid");
             String playerText = string(object, "player_uuid", faults);
             player = Constraints.text(faults, playerLoc, playerText) ? Constraints.uuid(faults, playerLoc, playerText) : null;
+            sandboxes = sandboxIds(object, faults);
         }
         throwIfAny(faults);
-        return new NewClient(id, permissions, player);
+        return new NewClient(id, permissions, player, sandboxes);
+    }
+
+    /**
+     * The body of a change: {@code {"permissions"?, "sandbox_ids"?}}, at least one of them; throws every fault,
+     * {@code faults} (found by the caller) first.
+     */
+    ClientChange clientChange(String contentType, byte[] body, List<ErrorDetail> faults) {
+        JsonNode object = json.jsonObject(contentType, body, faults);
+        List<String> permissions = null;
+        boolean sandboxesGiven = false;
+        List<String> sandboxes = null;
+        if (object != null) {
+            if (object.has("permissions")) {
+                permissions = permissions(object, faults);
+            }
+            sandboxesGiven = object.has("sandbox_ids");
+            sandboxes = sandboxIds(object, faults);
+            if (permissions == null && !sandboxesGiven) {
+                faults.add(ErrorDetail.missing(ErrorDetail.loc("body", "sandbox_ids")));
+            }
+        }
+        throwIfAny(faults);
+        return new ClientChange(permissions, sandboxesGiven, sandboxes);
+    }
+
+    /** {@code sandbox_ids}, canonical; null when absent, null or refused (each entry checked at its own index). */
+    private List<String> sandboxIds(JsonNode object, List<ErrorDetail> faults) {
+        JsonNode node = object.get("sandbox_ids");
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        List<Object> loc = ErrorDetail.loc("body", "sandbox_ids");
+        if (!node.isArray()) {
+            faults.add(ErrorDetail.jsonInvalid(loc, "Input should be a valid list"));
+            return null;
+        }
+        if (node.size() > ClientValidation.SANDBOXES_MAX) {
+            faults.add(ErrorDetail.tooLong(loc, ClientValidation.SANDBOXES_MAX));
+            return null;
+        }
+        List<String> values = new ArrayList<>(node.size());
+        boolean typed = true;
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode item = node.get(i);
+            if (!item.isTextual()) {
+                faults.add(ErrorDetail.jsonInvalid(ErrorDetail.loc(loc, i), "Input should be a valid string"));
+                typed = false;
+            }
+            values.add(item.asText());
+        }
+        return typed ? validation.sandboxIds(faults, loc, values) : null;
     }
 
     /** {@code {"permissions": [...]}} (required); throws every fault, {@code faults} (found by the caller) first. */

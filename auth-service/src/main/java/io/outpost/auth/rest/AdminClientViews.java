@@ -15,12 +15,13 @@ final class AdminClientViews {
     private AdminClientViews() {
     }
 
-    /** A client as administrators see it: never its secret or hash. */
+    /** A client as administrators see it: never its secret or hash; {@code sandbox_ids} only when it is bound. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Client(
             @JsonProperty("client_id") String clientId,
             List<String> permissions,
             @JsonProperty("player_uuid") UUID playerUuid,
+            @JsonProperty("sandbox_ids") List<String> sandboxIds,
             boolean enabled,
             @JsonProperty("created_at") Instant createdAt,
             @JsonProperty("updated_at") Instant updatedAt,
@@ -28,7 +29,8 @@ final class AdminClientViews {
             @JsonProperty("tokens_revoked_before") Instant tokensRevokedBefore) {
 
         static Client of(ClientSnapshot client) {
-            return new Client(client.clientId(), client.permissions(), client.playerUuid(), client.enabled(),
+            return new Client(client.clientId(), client.permissions(), client.playerUuid(), client.sandboxIds(),
+                    client.enabled(),
                     client.createdAt(), client.updatedAt(), client.previousSecretExpiresAt(),
                     client.tokensRevokedBefore());
         }
@@ -41,13 +43,14 @@ final class AdminClientViews {
             @JsonProperty("client_secret") String clientSecret,
             List<String> permissions,
             @JsonProperty("player_uuid") UUID playerUuid,
+            @JsonProperty("sandbox_ids") List<String> sandboxIds,
             boolean enabled,
             @JsonProperty("created_at") Instant createdAt,
             @JsonProperty("updated_at") Instant updatedAt) {
 
         static Created of(ClientSnapshot client, String secret) {
-            return new Created(client.clientId(), secret, client.permissions(), client.playerUuid(), client.enabled(),
-                    client.createdAt(), client.updatedAt());
+            return new Created(client.clientId(), secret, client.permissions(), client.playerUuid(),
+                    client.sandboxIds(), client.enabled(), client.createdAt(), client.updatedAt());
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -75,7 +76,7 @@ public class AdminClientsResource {
     public Uni<Response> create(@Context HttpServerRequest request, byte[] body) {
         AdminBodies.NewClient wanted = bodies.newClient(request.getHeader(HttpHeaders.CONTENT_TYPE), body,
                 new ArrayList<>());
-        return admin.create(actor(), wanted.clientId(), wanted.permissions(), wanted.playerUuid())
+        return admin.create(actor(), wanted.clientId(), wanted.permissions(), wanted.playerUuid(), wanted.sandboxIds())
                 .map(created -> ClientAuthentication.noStore(Response.status(Response.Status.CREATED)
                         .header(HttpHeaders.LOCATION, PATH + "/" + created.client().clientId())
                         .entity(AdminClientViews.Created.of(created.client(), created.secret()))));
@@ -117,6 +118,20 @@ public class AdminClientsResource {
     public Uni<Response> setPermissions(@PathParam("id") String id, @Context HttpServerRequest request, byte[] body) {
         List<String> permissions = bodies.permissionsBody(request.getHeader(HttpHeaders.CONTENT_TYPE), body, idFaults(id));
         return admin.setPermissions(actor(), id, permissions).map(AdminClientsResource::clientOrNotFound);
+    }
+
+    /**
+     * Changes the fields given ({@code permissions}, {@code sandbox_ids}); a change of the sandbox binding revokes
+     * every token issued so far, since each carries the binding it was issued with.
+     */
+    @PATCH
+    @Path("/{id}")
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> change(@PathParam("id") String id, @Context HttpServerRequest request, byte[] body) {
+        AdminBodies.ClientChange wanted = bodies.clientChange(request.getHeader(HttpHeaders.CONTENT_TYPE), body,
+                idFaults(id));
+        return admin.change(actor(), id, wanted.permissions(), wanted.sandboxesGiven(), wanted.sandboxIds())
+                .map(AdminClientsResource::clientOrNotFound);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.outpost.auth.rest;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -108,6 +109,9 @@ public class IntrospectionResource {
             answer.put("jti", token.jti());
             if (token.playerUuid() != null) {
                 answer.put("player_uuid", token.playerUuid());
+            }
+            if (token.sandboxIds() != null) {
+                answer.put("sandbox_ids", token.sandboxIds().stream().map(UUID::toString).toList());
             }
             return answer;
         });

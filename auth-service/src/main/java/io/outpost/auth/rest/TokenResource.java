@@ -84,7 +84,7 @@ public class TokenResource {
 
     private Response issue(ClientSnapshot client) {
         String token = signer.sign(client.clientId(), client.permissions(), client.playerUuid(),
-                client.tokensRevokedBefore());
+                client.sandboxIds(), client.tokensRevokedBefore());
         metrics.issued(client.clientId());
         return ClientAuthentication.noStore(Response.ok(TokenResponse.bearer(token, signer.lifetimeSeconds())));
     }

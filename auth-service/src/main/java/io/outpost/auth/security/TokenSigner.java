@@ -56,11 +56,13 @@ public class TokenSigner {
     }
 
     /**
-     * A signed access token for a client; {@code player} may be null. Its {@code iat} is never before
+     * A signed access token for a client; {@code player} may be null, and {@code sandboxIds} (canonical uuids,
+     * carried as the claim {@code sandbox_ids}) null for a client bound to no sandbox. Its {@code iat} is never before
      * {@code notBefore} (the client's revocation cut-off, when one lies in the current second), so that a token
      * issued right after a revocation is not revoked with the older ones.
      */
-    public String sign(String clientId, List<String> permissions, UUID player, Instant notBefore) {
+    public String sign(String clientId, List<String> permissions, UUID player, List<String> sandboxIds,
+            Instant notBefore) {
         SigningKey key = keys.active();
         long now = System.currentTimeMillis() / 1000;
         if (notBefore != null && notBefore.getEpochSecond() > now) {
@@ -79,6 +81,13 @@ public class TokenSigner {
         claims.append(']');
         if (player != null) {
             claims.append(",\"player_uuid\":\"").append(player).append('"');
+        }
+        if (sandboxIds != null) {
+            claims.append(",\"sandbox_ids\":[");
+            for (int i = 0; i < sandboxIds.size(); i++) {
+                claims.append(i == 0 ? "" : ",").append(quoted(sandboxIds.get(i)));
+            }
+            claims.append(']');
         }
         claims.append('}');
         String signingInput = header(key) + B64.encodeToString(claims.toString().getBytes(StandardCharsets.UTF_8));

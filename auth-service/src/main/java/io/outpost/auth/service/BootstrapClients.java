@@ -30,7 +30,7 @@ import io.smallrye.mutiny.Uni;
 /**
  * Registers the clients of {@code outpost.auth.bootstrap-clients} at start-up (local runs, tests): creates what is
  * missing, and brings a client it created back in line with the configuration (secret, permissions, player,
- * enabled) — unless an administrator has changed that client since, whose change is never undone. Idempotent: an
+ * sandboxes, enabled) — unless an administrator has changed that client since, whose change is never undone. Idempotent: an
  * unchanged configuration changes no row.
  */
 @Singleton
@@ -62,7 +62,7 @@ public class BootstrapClients {
     public void onStart(@Observes StartupEvent event) {
         Map<String, AuthConfig.BootstrapClient> wanted = config.bootstrapClients();
         wanted.forEach((id, client) -> validation.checkBootstrap(id, client.secret(),
-                client.permissions().orElse(List.of())));
+                client.permissions().orElse(List.of()), client.sandboxIds().orElse(null)));
         if (wanted.isEmpty()) {
             return;
         }
@@ -104,6 +104,7 @@ public class BootstrapClients {
             AuthConfig.BootstrapClient client = entry.getValue();
             String[] permissions = client.permissions().orElse(List.of()).toArray(String[]::new);
             UUID player = client.playerUuid().orElse(null);
+            String[] sandboxes = client.sandboxIds().map(BootstrapClients::canonical).orElse(null);
             ClientEntity row = existing.get(id);
             if (row != null && row.adminChangedAt() != null) {
                 existing.remove(id); // an administrator's client now
@@ -112,16 +113,19 @@ public class BootstrapClients {
             if (row == null) {
                 String hash = hasher.hash(client.secret());
                 changes.add(() -> LOG.infof("bootstrap client %s registered", id));
-                existing.put(id, new ClientEntity(id, hash, permissions, player, client.enabled(), now));
+                ClientEntity created = new ClientEntity(id, hash, permissions, player, client.enabled(), now);
+                created.changeSandboxes(sandboxes, now);
+                existing.put(id, created);
                 continue;
             }
             boolean secretChanged = !hasher.verify(client.secret(), row.secretHash());
             String hash = secretChanged ? hasher.hash(client.secret()) : null;
             boolean otherChanged = !Arrays.equals(row.permissions(), permissions)
-                    || !Objects.equals(row.playerUuid(), player) || row.enabled() != client.enabled();
+                    || !Objects.equals(row.playerUuid(), player) || row.enabled() != client.enabled()
+                    || !Arrays.equals(row.sandboxIds(), sandboxes);
             if (secretChanged || otherChanged) {
                 changes.add(() -> LOG.infof("bootstrap client %s brought in line with the configuration", id));
-                existing.put(id, apply(row, hash, permissions, player, client.enabled(), now));
+                existing.put(id, apply(row, hash, permissions, player, sandboxes, client.enabled(), now));
             } else {
                 existing.remove(id);
             }
@@ -141,13 +145,19 @@ public class BootstrapClients {
         return repository.getSession().flatMap(session -> session.merge(entity));
     }
 
+    /** Sandbox ids as the registry keeps them (checked at start: canonical uuids, each once). */
+    private static String[] canonical(List<String> sandboxIds) {
+        return sandboxIds.stream().map(id -> UUID.fromString(id).toString()).toArray(String[]::new);
+    }
+
     private static ClientEntity apply(ClientEntity row, String hash, String[] permissions, UUID player,
-            boolean enabled, Instant now) {
+            String[] sandboxes, boolean enabled, Instant now) {
         if (hash != null) {
             row.changeSecretHash(hash, null, now);
         }
         row.changePermissions(permissions, now);
         row.changePlayer(player, now);
+        row.changeSandboxes(sandboxes, now);
         row.changeEnabled(enabled, now);
         return row;
     }

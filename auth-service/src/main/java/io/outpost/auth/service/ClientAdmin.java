@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -94,8 +95,9 @@ public class ClientAdmin {
         this.tokenLifetime = config.tokenLifetime();
     }
 
-    /** Registers a client; {@code id} null picks one. */
-    public Uni<WithSecret> create(String actor, String id, List<String> permissions, UUID player) {
+    /** Registers a client; {@code id} null picks one; {@code sandboxIds} null binds it to no sandbox. */
+    public Uni<WithSecret> create(String actor, String id, List<String> permissions, UUID player,
+            List<String> sandboxIds) {
         String clientId = id != null ? id : "client-" + randomId();
         String secret = hasher.newSecret();
         List<AuditTrail.Event> events = new ArrayList<>();
@@ -107,9 +109,10 @@ public class ClientAdmin {
                     Instant now = clock.instant();
                     ClientEntity entity = new ClientEntity(clientId, hash, permissions.toArray(String[]::new), player,
                             true, now);
+                    entity.changeSandboxes(sandboxIds == null ? null : sandboxIds.toArray(String[]::new), now);
                     entity.changedByAdmin(now);
                     events.add(audit.event(actor, "client.created", clientId, "permissions", permissions,
-                            "player_uuid", player));
+                            "player_uuid", player, "sandbox_ids", sandboxIds));
                     return repository.persist(entity).call(() -> persist(events, List.of()));
                 }))))
                 .map(entity -> new WithSecret(ClientSnapshot.of(entity), secret))
@@ -143,6 +146,33 @@ public class ClientAdmin {
             row.changePermissions(permissions.toArray(String[]::new), now);
             return new Recorded(List.of(audit.event(actor, "client.permissions_changed", id, "permissions",
                     permissions)), List.of());
+        });
+    }
+
+    /**
+     * Changes what is given: the permissions unless null, the sandbox binding when {@code sandboxesGiven}
+     * ({@code sandboxIds} null: bound to none). A new binding revokes every token issued so far, as disabling does:
+     * each carries the binding it was issued with, and one bound to fewer sandboxes must not outlive it. Null when
+     * there is no such client.
+     */
+    public Uni<ClientSnapshot> change(String actor, String id, List<String> permissions, boolean sandboxesGiven,
+            List<String> sandboxIds) {
+        return change(id, (row, now) -> {
+            List<AuditTrail.Event> events = new ArrayList<>();
+            List<Revocation> revocations = new ArrayList<>();
+            if (permissions != null) {
+                row.changePermissions(permissions.toArray(String[]::new), now);
+                events.add(audit.event(actor, "client.permissions_changed", id, "permissions", permissions));
+            }
+            String[] sandboxes = sandboxIds == null ? null : sandboxIds.toArray(String[]::new);
+            if (sandboxesGiven && !Arrays.equals(row.sandboxIds(), sandboxes)) {
+                row.changeSandboxes(sandboxes, now);
+                Recorded revoked = revokeAll(row, now, actor, "client.sandboxes_changed", "sandboxes_changed",
+                        "sandbox_ids", sandboxIds);
+                events.addAll(revoked.events());
+                revocations.addAll(revoked.revocations());
+            }
+            return new Recorded(events, revocations);
         });
     }
 

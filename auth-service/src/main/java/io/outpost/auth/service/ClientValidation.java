@@ -1,7 +1,10 @@
 package io.outpost.auth.service;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 import java.util.regex.Pattern;
 
 import jakarta.inject.Singleton;
@@ -19,6 +22,8 @@ public class ClientValidation {
     public static final int CLIENT_ID_MAX = 64;
     public static final int PERMISSION_MAX = 128;
     public static final int PERMISSIONS_MAX = 100;
+    /** Most sandboxes one client may be bound to: a game's environments, not a platform's every sandbox. */
+    public static final int SANDBOXES_MAX = 100;
     private static final Pattern CLIENT_ID = Pattern.compile("[A-Za-z0-9._~-]+");
     private static final Pattern PERMISSION = Pattern.compile("[A-Za-z0-9._:*-]+");
 
@@ -53,17 +58,51 @@ public class ClientValidation {
         }
     }
 
+    /**
+     * Faults of a sandbox binding at {@code loc}: empty is {@code too_short} (no binding is null, never an empty
+     * list, which would read as "bound to nothing" or "bound to everything" depending on the reader), more than
+     * {@value #SANDBOXES_MAX} {@code too_long}; each entry text the store can keep ({@code string_pattern_mismatch}),
+     * a canonical uuid ({@code uuid_parsing}) and not the same uuid as an earlier entry ({@code value_error}).
+     * Answers the canonical lower-case ids when there is no fault.
+     */
+    public List<String> sandboxIds(List<ErrorDetail> out, List<Object> loc, List<String> sandboxIds) {
+        if (sandboxIds.isEmpty()) {
+            out.add(ErrorDetail.tooShort(loc, 1));
+            return null;
+        }
+        if (sandboxIds.size() > SANDBOXES_MAX) {
+            out.add(ErrorDetail.tooLong(loc, SANDBOXES_MAX));
+            return null;
+        }
+        int before = out.size();
+        Set<UUID> seen = new LinkedHashSet<>();
+        for (int i = 0; i < sandboxIds.size(); i++) {
+            List<Object> at = ErrorDetail.loc(loc, i);
+            String id = sandboxIds.get(i);
+            if (Constraints.required(out, at, id) && Constraints.text(out, at, id)) {
+                UUID sandbox = Constraints.uuid(out, at, id);
+                if (sandbox != null && !seen.add(sandbox)) {
+                    out.add(ErrorDetail.valueError(at, "should not repeat sandbox " + sandbox));
+                }
+            }
+        }
+        return out.size() > before ? null : seen.stream().map(UUID::toString).toList();
+    }
+
     private static void text(List<ErrorDetail> out, List<Object> loc, String value, int max, Pattern alphabet) {
         if (Constraints.text(out, loc, value, 1, max) && !alphabet.matcher(value).matches()) {
             out.add(ErrorDetail.valueError(loc, "should match pattern '" + alphabet.pattern() + "'"));
         }
     }
 
-    /** Refuses a bootstrap client the admin surface would refuse too. */
-    public void checkBootstrap(String id, String secret, List<String> permissions) {
+    /** Refuses a bootstrap client the admin surface would refuse too ({@code sandboxIds} null: not bound). */
+    public void checkBootstrap(String id, String secret, List<String> permissions, List<String> sandboxIds) {
         List<ErrorDetail> faults = new ArrayList<>();
         clientId(faults, ErrorDetail.loc("outpost.auth.bootstrap-clients"), id);
         permissions(faults, ErrorDetail.loc("outpost.auth.bootstrap-clients", id, "permissions"), permissions);
+        if (sandboxIds != null) {
+            sandboxIds(faults, ErrorDetail.loc("outpost.auth.bootstrap-clients", id, "sandbox-ids"), sandboxIds);
+        }
         if (secret.isEmpty()) {
             faults.add(ErrorDetail.missing(ErrorDetail.loc("outpost.auth.bootstrap-clients", id, "secret")));
         } else if (!SecretHasher.acceptable(secret)) {

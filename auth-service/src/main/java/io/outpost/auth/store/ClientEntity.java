@@ -30,6 +30,11 @@ public class ClientEntity {
     @Column(name = "player_uuid")
     private UUID playerUuid;
 
+    /** The sandboxes the client is bound to, canonical uuids; null: bound to none (docs/auth.md). */
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    @Column(name = "sandbox_ids", columnDefinition = "text[]")
+    private String[] sandboxIds;
+
     @Column(name = "enabled", nullable = false)
     private boolean enabled;
 
@@ -79,6 +84,11 @@ public class ClientEntity {
 
     public UUID playerUuid() {
         return playerUuid;
+    }
+
+    /** The sandboxes the client is bound to; null when it is bound to none. */
+    public String[] sandboxIds() {
+        return sandboxIds == null ? null : sandboxIds.clone();
     }
 
     public boolean enabled() {
@@ -146,6 +156,12 @@ public class ClientEntity {
 
     public void changePlayer(UUID playerUuid, Instant now) {
         this.playerUuid = playerUuid;
+        this.updatedAt = now;
+    }
+
+    /** Binds the client to {@code sandboxIds} (canonical uuids), or to none when null. */
+    public void changeSandboxes(String[] sandboxIds, Instant now) {
+        this.sandboxIds = sandboxIds == null ? null : sandboxIds.clone();
         this.updatedAt = now;
     }
 

@@ -151,7 +151,7 @@ class AdminClientsTest {
         assertThat(disable.header("Allow")).isEqualTo("POST, OPTIONS");
         Response one = admin().delete(CLIENTS + "/" + GAME);
         assertThat(one.statusCode()).isEqualTo(405);
-        assertThat(one.header("Allow")).isEqualTo("GET, HEAD, OPTIONS");
+        assertThat(one.header("Allow")).isEqualTo("GET, HEAD, PATCH, OPTIONS");
         assertThat(admin().options(CLIENTS + "/" + GAME + "/permissions").header("Allow")).isEqualTo("PUT, OPTIONS");
         assertThat(admin().options(CLIENTS).header("Allow")).isEqualTo("GET, HEAD, POST, OPTIONS");
     }

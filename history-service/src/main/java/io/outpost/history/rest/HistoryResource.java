@@ -19,6 +19,7 @@ import io.outpost.model.Permissions;
 import io.outpost.model.api.HistoryPage;
 import io.outpost.model.event.ConfigTransactionEvent;
 import io.outpost.support.http.InputParser;
+import io.outpost.support.security.Caller;
 import io.outpost.support.security.RequirePermission;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
@@ -32,16 +33,18 @@ public class HistoryResource {
     private static final List<String> SORT_ORDERS = List.of("asc", "desc");
 
     private final HistoryService history;
+    private final Caller caller;
 
-    public HistoryResource(HistoryService history) {
+    public HistoryResource(HistoryService history, Caller caller) {
         this.history = history;
+        this.caller = caller;
     }
 
     @GET
     @Path("/role")
     public Uni<HistoryPage> roles(@RestPath("sandbox_id") String sandboxId, @Context HttpServerRequest request) {
         InputParser in = new InputParser(request);
-        UUID sandbox = in.pathUuid("sandbox_id", sandboxId);
+        UUID sandbox = sandbox(in, sandboxId);
         List<UUID> roleIds = in.queryUuids("role_ids");
         List<Long> legacyIds = in.queryLongs("legacy_role_ids");
         String name = in.queryString("name", Limits.NAME_FILTER_MIN_LENGTH, Limits.NAME_FILTER_MAX_LENGTH);
@@ -57,7 +60,7 @@ public class HistoryResource {
     @Path("/match-making-profile-list")
     public Uni<HistoryPage> profileLists(@RestPath("sandbox_id") String sandboxId, @Context HttpServerRequest request) {
         InputParser in = new InputParser(request);
-        UUID sandbox = in.pathUuid("sandbox_id", sandboxId);
+        UUID sandbox = sandbox(in, sandboxId);
         UUID resourceId = in.queryUuid("resource_id");
         String cursor = cursor(in);
         int pageSize = pageSize(in);
@@ -65,6 +68,18 @@ public class HistoryResource {
         ListingFilter filter = ListingFilter.of(sandbox, ConfigTransactionEvent.MATCH_MAKING_PROFILE_LIST,
                 resourceId == null ? List.of() : List.of(resourceId), List.of(), null, false);
         return history.list(new HistoryRequest(filter, cursor, pageSize));
+    }
+
+    /**
+     * The path's sandbox, refused with 403 {@code insufficient_permissions} before anything else is read when the
+     * token is bound to other sandboxes (docs/history.md, "Access"): one game's client never reads another's.
+     */
+    private UUID sandbox(InputParser in, String sandboxId) {
+        UUID sandbox = in.pathUuid("sandbox_id", sandboxId);
+        if (sandbox != null) {
+            caller.requireSandbox(sandbox);
+        }
+        return sandbox;
     }
 
     private static String cursor(InputParser in) {

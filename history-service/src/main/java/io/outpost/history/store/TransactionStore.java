@@ -4,8 +4,9 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -71,9 +72,23 @@ public class TransactionStore {
                        version_bytes
                 -- grouped by sandbox (each in its order): consecutive index entries share B-tree leaf pages
                 FROM input ORDER BY sandbox_id, resource_type, ord
-                -- a transaction stored before is skipped (its id is left unused); the input holds each id once
-                ON CONFLICT (transaction_id) DO NOTHING
-                RETURNING sandbox_id, resource_type, name_folded
+                -- a transaction stored before in its sandbox is skipped (its id is left unused) and compared below;
+                -- the input holds each (sandbox, id) once
+                ON CONFLICT (sandbox_id, transaction_id) DO NOTHING
+                RETURNING sandbox_id, transaction_id, resource_type, name_folded
+            ), skipped AS MATERIALIZED (
+                SELECT * FROM input i
+                WHERE NOT EXISTS (SELECT 1 FROM inserted n
+                                  WHERE n.sandbox_id = i.sandbox_id AND n.transaction_id = i.transaction_id)
+            ), conflicts AS (
+                -- the stored row as the statement's snapshot sees it: stored before, not by this statement
+                SELECT history.refuse_conflicting_id(s.sandbox_id, s.transaction_id) AS refused
+                FROM skipped s JOIN history.config_transaction o
+                    ON o.sandbox_id = s.sandbox_id AND o.transaction_id = s.transaction_id
+                WHERE (o.resource_type, o.resource_id, o.legacy_id, o.account_id, o.issued_at, o.operation,
+                       o.version_id, o.version_name, o.version)
+                      IS DISTINCT FROM (s.resource_type, s.resource_id, s.legacy_id, s.account_id, s.issued_at,
+                                        s.operation, s.version_id, s.version_name, s.version::jsonb)
             ), names AS (
                 INSERT INTO history.name_total AS n (sandbox_id, resource_type, name_folded, total)
                 SELECT sandbox_id, resource_type, name_folded, count(*) FROM inserted WHERE name_folded IS NOT NULL
@@ -85,7 +100,7 @@ public class TransactionStore {
                 SELECT sandbox_id, resource_type, count(*) FROM inserted GROUP BY sandbox_id, resource_type
                 ON CONFLICT (sandbox_id, resource_type) DO UPDATE SET total = t.total + excluded.total
             )
-            SELECT count(*) AS appended FROM inserted
+            SELECT (SELECT count(*) FROM inserted) AS appended, (SELECT count(refused) FROM conflicts) AS refused
             """;
 
     private final Pool pool;
@@ -115,13 +130,18 @@ public class TransactionStore {
      * data if there is one (so the batch is retried rather than split). Appends that committed stay: appending
      * them again skips them.
      *
-     * <p>Only the first event of each {@code transaction_id} is dealt: the same id in two sandboxes of different
-     * writers would otherwise be stored by whichever writer commits first, not by the earlier event. Batches,
-     * and the parts of a batch split by the ingest, are appended one after another, so across them the id
-     * already stored keeps the later ones out.
+     * <p>A {@code transaction_id} is unique within its sandbox: the same id in another sandbox is another
+     * transaction. An id repeated in its sandbox is the same transaction sent again when its content is the same
+     * (stored once), and refused for its data when it is not ({@link #firstOfEachTransaction}; against a stored
+     * row, the statement's {@code refuse_conflicting_id}, migration V10), so the ingest dead-letters it.
      */
     public Uni<Integer> append(List<ConfigTransactionEvent> events, int writers) {
-        List<ConfigTransactionEvent> firsts = firstOfEachTransaction(events);
+        List<ConfigTransactionEvent> firsts;
+        try {
+            firsts = firstOfEachTransaction(events);
+        } catch (IllegalArgumentException conflict) {
+            return Uni.createFrom().failure(conflict);
+        }
         if (firsts.isEmpty()) {
             return Uni.createFrom().item(0);
         }
@@ -134,7 +154,7 @@ public class TransactionStore {
             dealtSandboxes.add(new ArrayList<>(firsts.size() / ways + 1));
         }
         for (ConfigTransactionEvent event : firsts) {
-            // parsed once: dealt here, and written as the row's sandbox_id
+            // dealt by it, and written as the row's sandbox_id
             UUID sandbox = Uuids.fromString(event.sandboxId());
             int writer = slot(sandbox) % ways;
             dealt.get(writer).add(event);
@@ -156,16 +176,31 @@ public class TransactionStore {
                 .onFailure(CompositeException.class).transform(TransactionStore::gravest);
     }
 
-    /** The events without those whose {@code transaction_id} an earlier one of them has. */
+    /**
+     * The events without those whose sandbox and {@code transaction_id} an earlier one of them has, each such
+     * repeat being equal to that earlier one; a repeat with other content is refused for its data
+     * ({@link IllegalArgumentException}), so that the ingest splits the batch and the repeat, alone, meets the
+     * store's comparison with the stored first (and its reason). Equal here is stricter than the store's
+     * comparison (the snapshot by its tree, not as jsonb): a repeat it refuses may still be stored as the same.
+     */
     static List<ConfigTransactionEvent> firstOfEachTransaction(List<ConfigTransactionEvent> events) {
-        Set<String> seen = new HashSet<>(events.size() * 2);
+        Map<Key, ConfigTransactionEvent> seen = new HashMap<>(events.size() * 2);
         List<ConfigTransactionEvent> firsts = new ArrayList<>(events.size());
         for (ConfigTransactionEvent event : events) {
-            if (seen.add(event.transactionId())) {
+            ConfigTransactionEvent first = seen.putIfAbsent(
+                    new Key(Uuids.fromString(event.sandboxId()), event.transactionId()), event);
+            if (first == null) {
                 firsts.add(event);
+            } else if (!first.equals(event)) {
+                throw new IllegalArgumentException("transaction_id " + event.transactionId() + " of sandbox "
+                        + event.sandboxId() + " is given twice with other content");
             }
         }
         return firsts;
+    }
+
+    /** What identifies a transaction: its id within its sandbox. */
+    private record Key(UUID sandbox, String transactionId) {
     }
 
     /** Of the failures of concurrent appends, one not about the data if any, else the first. */
@@ -179,11 +214,17 @@ public class TransactionStore {
      * Appends within the caller's transaction. The batch's writer locks ({@link #LOCK}) are taken first and held
      * until that transaction ends, so ids are drawn in commit order within each sandbox; a batch takes at most
      * {@value #LOCK_SLOTS} advisory locks, whatever the number of its sandboxes (PostgreSQL's lock table holds
-     * 64 per connection by default). Of events sharing a {@code transaction_id}, the first is appended.
+     * 64 per connection by default). Of events sharing a sandbox and {@code transaction_id}, the first is
+     * appended; one of them with other content fails the call for its data.
      */
     public Uni<Integer> append(SqlConnection connection, List<ConfigTransactionEvent> batch) {
         // once each: the statement inserts by sandbox, not in the batch's order, so it cannot choose the first
-        List<ConfigTransactionEvent> events = firstOfEachTransaction(batch);
+        List<ConfigTransactionEvent> events;
+        try {
+            events = firstOfEachTransaction(batch);
+        } catch (IllegalArgumentException conflict) {
+            return Uni.createFrom().failure(conflict);
+        }
         List<UUID> sandboxes = new ArrayList<>(events.size());
         for (ConfigTransactionEvent event : events) {
             sandboxes.add(Uuids.fromString(event.sandboxId()));

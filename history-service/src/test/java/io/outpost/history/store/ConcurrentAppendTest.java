@@ -155,23 +155,24 @@ class ConcurrentAppendTest {
         return batch;
     }
 
-    private void assertOnlyFirstsStored(List<UUID> evens, List<UUID> odds) {
+    /** Each sandbox of the pairs holds its own 30: an id of another sandbox hid none of them. */
+    private void assertEveryPairStoredInBoth(List<UUID> evens, List<UUID> odds) {
         for (UUID sandbox : evens) {
-            assertThat(names(sandbox)).as("sandbox %s", sandbox).hasSize(15).containsOnly("v-first");
+            assertThat(names(sandbox)).as("sandbox %s", sandbox).hasSize(30).containsOnly("v-first", "v-second");
         }
         for (UUID sandbox : odds) {
-            assertThat(names(sandbox)).as("sandbox %s", sandbox).hasSize(15).containsOnly("v-first");
+            assertThat(names(sandbox)).as("sandbox %s", sandbox).hasSize(30).containsOnly("v-first", "v-second");
         }
     }
 
     @Test
-    void theFirstOfATransactionIdInABatchIsStoredWhicheverWriterCommitsFirst() {
+    void aTransactionIdOfAnotherSandboxIsAnotherTransactionWhicheverWriterStoresIt() {
         List<UUID> evens = sandboxesOf(0, 10);
         List<UUID> odds = sandboxesOf(1, 10);
 
         assertThat(store.append(pairsAcrossWriters(evens, odds), 2).await().atMost(Duration.ofSeconds(30)))
-                .isEqualTo(300);
-        assertOnlyFirstsStored(evens, odds);
+                .isEqualTo(600);
+        assertEveryPairStoredInBoth(evens, odds);
     }
 
     /** A new sandbox id whose first eight hex digits are {@code prefix}: where it sorts among uuids is known. */
@@ -180,29 +181,48 @@ class ConcurrentAppendTest {
     }
 
     @Test
-    void oneAppendStoresTheFirstOfATransactionIdThoughItsSandboxSortsLast() {
+    void oneAppendStoresATransactionIdInEachOfItsSandboxes() {
         // the append inserts grouped by sandbox: the later event's sandbox comes first in that order
         UUID sortsLast = sandboxStartingWith("ffffffff");
         UUID sortsFirst = sandboxStartingWith("00000000");
         String id = "twice-" + UUID.randomUUID();
 
         assertThat(store.append(List.of(event(sortsLast, id, "first"), event(sortsFirst, id, "second")))
-                .await().atMost(Duration.ofSeconds(30))).isEqualTo(1);
+                .await().atMost(Duration.ofSeconds(30))).isEqualTo(2);
         assertThat(names(sortsLast)).containsExactly("v-first");
-        assertThat(names(sortsFirst)).isEmpty();
+        assertThat(names(sortsFirst)).containsExactly("v-second");
     }
 
     @Test
-    void oneWriterStoresTheFirstOfATransactionIdInItsOrder() {
-        UUID sortsLast = sandboxStartingWith("ffffffff");
-        UUID sortsFirst = sandboxStartingWith("00000000");
-        String id = "twice-" + UUID.randomUUID();
+    void aTransactionGivenTwiceInItsSandboxIsStoredOnceInItsOrder() {
+        UUID sandbox = UUID.randomUUID();
+        ConfigTransactionEvent first = event(sandbox, "first");
 
-        assertThat(store.append(List.of(event(sortsLast, id, "first"), event(sortsFirst, id, "second"),
-                event(sortsFirst, "third")), 1).await().atMost(Duration.ofSeconds(30))).isEqualTo(2);
-        assertThat(names(sortsLast)).containsExactly("v-first");
-        assertThat(names(sortsFirst)).containsExactly("v-third");
+        assertThat(store.append(List.of(first, event(sandbox, "second"), first), 1).await()
+                .atMost(Duration.ofSeconds(30))).isEqualTo(2);
+        assertThat(store.append(List.of(first), 2).await().atMost(Duration.ofSeconds(30))).isZero();
+        assertThat(names(sandbox)).containsExactly("v-first", "v-second");
         assertThat(store.append(List.of(), 1).await().atMost(Duration.ofSeconds(30))).isZero();
+    }
+
+    @Test
+    void aTransactionIdRepeatedInItsSandboxWithOtherContentIsRefusedForItsData() {
+        UUID sandbox = UUID.randomUUID();
+        String id = "twice-" + UUID.randomUUID();
+        ConfigTransactionEvent first = event(sandbox, id, "first");
+        ConfigTransactionEvent other = event(sandbox, id, "other");
+
+        // in one batch: refused before the store is asked, so the ingest splits the batch
+        assertThatThrownBy(() -> store.append(List.of(first, other), 2).await().atMost(Duration.ofSeconds(30)))
+                .satisfies(failure -> assertThat(StoreFault.of(failure)).isEqualTo(StoreFault.DATA));
+        assertThat(names(sandbox)).isEmpty();
+        // against the stored one: the store's own refusal, with its reason
+        assertThat(store.append(List.of(first), 2).await().atMost(Duration.ofSeconds(30))).isEqualTo(1);
+        assertThatThrownBy(() -> store.append(List.of(other), 2).await().atMost(Duration.ofSeconds(30)))
+                .satisfies(failure -> assertThat(StoreFault.of(failure)).isEqualTo(StoreFault.DATA))
+                .hasMessageContaining("transaction_id_conflict: transaction_id " + id + " of sandbox " + sandbox
+                        + " is already stored with other content");
+        assertThat(names(sandbox)).containsExactly("v-first");
     }
 
     /** What the ingest does with a batch refused for its data: halves, in order, until the refused one stands alone. */
@@ -220,16 +240,17 @@ class ConcurrentAppendTest {
     }
 
     @Test
-    void theFirstOfATransactionIdWinsWhenABatchIsRefusedAndSplit() {
+    void aBatchRefusedAndSplitStoresEveryPairOnce() {
         List<UUID> evens = sandboxesOf(0, 10);
         List<UUID> odds = sandboxesOf(1, 10);
         List<ConfigTransactionEvent> batch = new ArrayList<>(pairsAcrossWriters(evens, odds));
         // the even writer fails on it and stores nothing; the odd one commits its part of the batch
         batch.add(301, event(evens.get(0), "nul-\u0000-" + UUID.randomUUID(), "bad"));
 
-        // the odd writer's part committed at the first try: the halves add the even writer's 150
-        assertThat(appendSplitting(batch)).isEqualTo(150);
-        assertOnlyFirstsStored(evens, odds);
+        // the odd writer's part committed at the first try (and is the same again in the halves): they add the
+        // even writer's 300
+        assertThat(appendSplitting(batch)).isEqualTo(300);
+        assertEveryPairStoredInBoth(evens, odds);
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.outpost.support.security;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonString;
@@ -12,6 +13,7 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jose4j.jwt.consumer.ErrorCodes;
 import org.jose4j.jwt.consumer.InvalidJwtException;
 
+import io.outpost.model.Uuids;
 import io.outpost.model.error.AuthErrorCode;
 import io.smallrye.jwt.auth.principal.ParseException;
 
@@ -39,10 +41,34 @@ final class VerifiedTokens {
         String player = string(token.getClaim("player_uuid"), "player_uuid");
         String clientId = string(token.getClaim("client_id"), "client_id");
         String jti = string(token.getClaim("jti"), "jti");
+        List<UUID> sandboxes = sandboxes(token.getClaim("sandbox_ids"));
         String subject = SHARED.shared(token.getSubject());
         return new VerifiedToken(subject, clientId == null ? subject : SHARED.shared(clientId),
                 SHARED.shared(List.copyOf(permissions)), player, Instant.ofEpochSecond(token.getIssuedAtTime()),
-                Instant.ofEpochSecond(token.getExpirationTime()), jti, SHARED.shared(kid));
+                Instant.ofEpochSecond(token.getExpirationTime()), jti, SHARED.shared(kid),
+                sandboxes == null ? null : SHARED.shared(sandboxes));
+    }
+
+    /**
+     * The {@code sandbox_ids} claim, strictly a JSON array of uuid strings (null when absent or JSON null). An empty
+     * array binds the token to no sandbox at all: a claim present never widens what a token reaches.
+     */
+    private static List<UUID> sandboxes(Object held) {
+        if (held == null || held == JsonValue.NULL) {
+            return null;
+        }
+        if (!(held instanceof JsonArray array)) {
+            throw invalidClaim("The token's sandbox_ids are not a list of uuids");
+        }
+        List<UUID> sandboxes = new ArrayList<>(array.size());
+        for (JsonValue value : array) {
+            UUID sandbox = value instanceof JsonString text ? Uuids.parse(text.getString()) : null;
+            if (sandbox == null) {
+                throw invalidClaim("The token's sandbox_ids are not a list of uuids");
+            }
+            sandboxes.add(sandbox);
+        }
+        return List.copyOf(sandboxes);
     }
 
     /**

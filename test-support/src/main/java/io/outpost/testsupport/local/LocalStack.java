@@ -63,21 +63,29 @@ public final class LocalStack {
         String base = stack.gatewayUrl();
         say("Outpost is up at " + base + ". Ctrl-C stops everything; data stays in " + data + " for the next run.");
         System.out.printf("%n  demo client  %s / %s  (player %s)%n", demo.clientId(), demo.clientSecret(), demo.player());
+        System.out.printf("  tools client %s / %s  (sandbox %s)%n", demo.toolsId(),
+                demo.toolsSecret(), demo.sandbox());
         System.out.printf("  admin client %s / %s  (auth:clients:admin; the admin API is private: "
                 + "http://127.0.0.1:%d/users/v1/admin/clients, docs/auth.md)%n", demo.adminId(), demo.adminSecret(),
                 ADMIN_PORT);
         System.out.printf("  demo sandbox %s   (./demo-traffic publishes notifications and history for these)%n%n",
                 demo.sandbox());
-        System.out.println("  # 1. a token for the demo client");
-        System.out.printf("  TOKEN=$(curl -s -u '%s:%s' -H 'Content-Type: application/json' "
-                + "-d '{\"grant_type\":\"client_credentials\"}' %s/users/v2/oauth/token "
-                + "| sed -E 's/.*\"access_token\":\"([^\"]+)\".*/\\1/')%n", demo.clientId(), demo.clientSecret(), base);
+        System.out.println("  # 1. a token for the demo client, and one for the tools client");
+        printTokenLine("TOKEN", demo.clientId(), demo.clientSecret(), base);
+        printTokenLine("TOOLS_TOKEN", demo.toolsId(), demo.toolsSecret(), base);
         System.out.println("  # 2. the demo player's notifications (long poll, up to 30 s)");
         System.out.printf("  curl -s -H \"Authorization: Bearer $TOKEN\" "
                 + "'%s/notification/v1/player/me/stream/notification/lp?offset_reset_strategy=earliest'%n", base);
-        System.out.println("  # 3. the demo sandbox's role history");
-        System.out.printf("  curl -s -H \"Authorization: Bearer $TOKEN\" '%s/v1/history/sandbox/%s/role'%n%n", base,
-                demo.sandbox());
+        System.out.println("  # 3. the demo sandbox's role history (the tools client's token: a game client reads none)");
+        System.out.printf("  curl -s -H \"Authorization: Bearer $TOOLS_TOKEN\" '%s/v1/history/sandbox/%s/role'%n%n",
+                base, demo.sandbox());
+    }
+
+    /** A copy-paste line that asks for a token of {@code clientId} and keeps it in the shell variable {@code name}. */
+    private static void printTokenLine(String name, String clientId, String secret, String base) {
+        System.out.printf("  %s=$(curl -s -u '%s:%s' -H 'Content-Type: application/json' "
+                + "-d '{\"grant_type\":\"client_credentials\"}' %s/users/v2/oauth/token "
+                + "| sed -E 's/.*\"access_token\":\"([^\"]+)\".*/\\1/')%n", name, clientId, secret, base);
     }
 
     private synchronized void stop() {
