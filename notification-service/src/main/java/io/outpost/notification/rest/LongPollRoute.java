@@ -151,7 +151,7 @@ public class LongPollRoute {
             in.throwIfInvalid();
             PollRequest poll = new PollRequest(player,
                     excludeBefore == null || excludeBefore.isEmpty() ? null : excludeBefore, EARLIEST.equals(strategy),
-                    pageSize, Duration.ofSeconds(deadline));
+                    pageSize, Duration.ofSeconds(deadline), caller.player().map(player::equals).orElse(false));
             Runnable release = polls.poll(poll, caller, new Reply(response, Vertx.currentContext()));
             response.closeHandler(closed -> release.run()); // the client went away before the answer
             if (response.closed()) {
