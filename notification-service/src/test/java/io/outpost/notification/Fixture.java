@@ -57,7 +57,16 @@ final class Fixture {
 
     /** Starts a long poll without waiting for its answer. */
     static CompletableFuture<HttpResponse<String>> poll(String token, String query) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + RestAssured.port + LP
+        return pollAt(LP, token, query);
+    }
+
+    /** A poll of {@code player} by its uuid in the path (the vendor's per-player path), as a backend reads one. */
+    static CompletableFuture<HttpResponse<String>> pollOf(UUID player, String token, String query) {
+        return pollAt(LP.replace("/me/", "/" + player + "/"), token, query);
+    }
+
+    private static CompletableFuture<HttpResponse<String>> pollAt(String path, String token, String query) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + RestAssured.port + path
                 + (query.isEmpty() ? "" : "?" + query))).header("Authorization", "Bearer " + token)
                 .timeout(Duration.ofSeconds(150)).GET().build();
         return HTTP.sendAsync(request, HttpResponse.BodyHandlers.ofString());

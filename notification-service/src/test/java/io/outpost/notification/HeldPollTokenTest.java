@@ -6,9 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import jakarta.inject.Inject;
 
@@ -29,6 +33,7 @@ import io.outpost.support.security.revocation.Revocation;
 import io.outpost.testsupport.TestKafka;
 import io.outpost.testsupport.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 
 /**
  * DESIGN §4a: a held long poll lasts no longer than its token. Revoked by its id, or all of its client's tokens
@@ -132,6 +137,86 @@ class HeldPollTokenTest {
         assertThat(held).isNotDone();
         Fixture.store(store, player, "kept", 1);
         assertThat(Fixture.ids(Fixture.page(held.get(10, TimeUnit.SECONDS)))).containsExactly("kept-0");
+    }
+
+    /**
+     * A client minting and revoking tokens in a loop makes only the polls its revocations may touch look again —
+     * sweeps coalesce and look up the polls by token and client — not every poll the instance holds; a revoked
+     * token's poll still ends within 2 s.
+     */
+    @Test
+    void revocationsOfOneClientLookOnlyAtThePollsTheyMayTouch() throws Exception {
+        String bystanders = "bystander-" + UUID.randomUUID();
+        List<UUID> players = new ArrayList<>();
+        List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            UUID player = UUID.randomUUID();
+            players.add(player);
+            held.add(heldPoll(reader(player, bystanders).jwtId("jti-" + UUID.randomUUID()).sign(), player));
+        }
+        UUID other = UUID.randomUUID();
+        String markerClient = "marker-" + UUID.randomUUID();
+        TestTokens.Token marker = reader(other, markerClient).jwtId("jti-" + UUID.randomUUID());
+        CompletableFuture<HttpResponse<String>> markerPoll = heldPoll(marker.sign(), other);
+        double before = tokenChecks();
+
+        String looper = "looper-" + UUID.randomUUID();
+        long exp = Instant.now().plusSeconds(600).getEpochSecond();
+        for (int i = 0; i < 40; i++) {
+            publish(Revocation.token("jti-" + UUID.randomUUID(), looper, exp, "revoked"));
+            if (i % 10 == 0) {
+                publish(Revocation.client(looper, Instant.now().getEpochSecond(), exp, "secret_rotated"));
+            }
+        }
+        publish(Revocation.token(marker.jwtId(), markerClient, exp, "revoked"));
+        endedWithin(markerPoll, "auth_token_unknown", WITHIN.plusMillis(300));
+
+        assertThat(tokenChecks() - before).as("held polls looked at again").isEqualTo(1.0);
+        for (int i = 0; i < players.size(); i++) {
+            assertThat(held.get(i)).isNotDone();
+            Fixture.store(store, players.get(i), "still", 1);
+            assertThat(Fixture.ids(Fixture.page(held.get(i).get(10, TimeUnit.SECONDS)))).containsExactly("still-0");
+        }
+    }
+
+    /**
+     * A key retired (left the key set) or replaced (another key under its id) ends the held polls of the tokens it
+     * signed, within a key-set refresh (2 s in tests) and a second, with the refusal a fresh verification gives;
+     * the polls of other keys' tokens stay held. The token, verified and remembered, is refused on its next request.
+     */
+    @Test
+    void retiringOrReplacingAKeyEndsTheHeldPollsOfItsTokens() throws Exception {
+        String retired = TOKENS.publishNewKey();
+        String replaced = TOKENS.publishNewKey();
+        UUID one = UUID.randomUUID();
+        UUID two = UUID.randomUUID();
+        UUID bystander = UUID.randomUUID();
+        String retiredToken = reader(one, "keys-" + UUID.randomUUID()).keyId(retired).sign();
+        String replacedToken = reader(two, "keys-" + UUID.randomUUID()).keyId(replaced).sign();
+        assertThat(Fixture.poll(retiredToken, "deadline=0").get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        CompletableFuture<HttpResponse<String>> onRetired = heldPoll(retiredToken, one);
+        CompletableFuture<HttpResponse<String>> onReplaced = heldPoll(replacedToken, two);
+        CompletableFuture<HttpResponse<String>> other = heldPoll(reader(bystander, "keys-" + UUID.randomUUID())
+                .sign(), bystander);
+
+        TOKENS.unpublish(retired);
+        TOKENS.replaceKey(replaced);
+        Duration within = Duration.ofSeconds(8); // refresh 2 s, its check every 1 s, the sweep; slow machines
+        endedWithin(onRetired, "auth_invalid_key_id", within);
+        endedWithin(onReplaced, "auth_token_sig_invalid", within);
+        refused(Fixture.poll(retiredToken, "deadline=0").get(10, TimeUnit.SECONDS), "auth_invalid_key_id");
+        refused(Fixture.poll(replacedToken, "deadline=0").get(10, TimeUnit.SECONDS), "auth_token_sig_invalid");
+        assertThat(other).isNotDone();
+        Fixture.store(store, bystander, "kept", 1);
+        assertThat(Fixture.ids(Fixture.page(other.get(10, TimeUnit.SECONDS)))).containsExactly("kept-0");
+    }
+
+    private static double tokenChecks() {
+        String metrics = RestAssured.given().when().get("/q/metrics").then().statusCode(200).extract().asString();
+        Matcher m = Pattern.compile("(?m)^outpost_notification_polls_token_checks_total(?:\\{[^}]*})? ([0-9.E]+)$")
+                .matcher(metrics);
+        assertThat(m.find()).as("outpost_notification_polls_token_checks_total in /q/metrics").isTrue();
+        return Double.parseDouble(m.group(1));
     }
 
     private static TestTokens.Token reader(UUID player, String client) {

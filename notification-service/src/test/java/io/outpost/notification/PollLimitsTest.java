@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import io.outpost.model.Permissions;
 import io.outpost.model.api.NotificationPage;
 import io.outpost.notification.service.PollRegistry;
 import io.outpost.notification.store.NotificationStore;
@@ -71,6 +72,32 @@ class PollLimitsTest {
         for (CompletableFuture<HttpResponse<String>> poll : held) {
             assertThat(Fixture.ids(page(poll.get()))).containsExactly("g-0");
         }
+    }
+
+    /**
+     * A reader that is not the player (a backend's {@code notification:player:read} token, bound to no player) holds
+     * that player's polls within a limit of its own (here 1): it cannot take the slots of the player's game client.
+     */
+    @Test
+    @Order(3)
+    void otherReadersCannotTakeAPlayersOwnSlots() throws Exception {
+        UUID player = UUID.randomUUID();
+        String backend = Fixture.TOKENS.token().permissions(Permissions.NOTIFICATION_PLAYER_READ).sign();
+        CompletableFuture<HttpResponse<String>> backendPoll = Fixture.pollOf(player, backend, "deadline=30");
+        await().until(() -> registry.heldBy(player) == 1);
+        HttpResponse<String> second = Fixture.pollOf(player, backend, "deadline=30").get();
+        assertThat(second.statusCode()).isEqualTo(409);
+        assertThat(second.body()).isEqualTo("{\"error_code\":\"too_many_listening_to_single_client\","
+                + "\"desc\":\"Other readers already hold 1 long polls of this player\"}");
+        // the player's own two slots are still free
+        CompletableFuture<HttpResponse<String>> own1 = poll(reader(player), "deadline=30");
+        CompletableFuture<HttpResponse<String>> own2 = poll(reader(player), "deadline=30");
+        await().until(() -> registry.heldBy(player) == 3);
+        Fixture.store(store, player, "o", 1);
+        for (CompletableFuture<HttpResponse<String>> held : List.of(backendPoll, own1, own2)) {
+            assertThat(Fixture.ids(page(held.get()))).containsExactly("o-0");
+        }
+        await().until(() -> registry.heldBy(player) == 0);
     }
 
     @Test

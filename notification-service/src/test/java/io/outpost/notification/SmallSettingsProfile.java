@@ -13,7 +13,8 @@ import io.quarkus.test.junit.QuarkusTestProfile;
  * cancelled; the others store small batches, far below it (a batch given up on is retried, never dead-lettered).</li>
  * <li>{@code ingest-batch-size} 10: {@link BrokerRestartTest} keeps its ingest slow enough to be interrupted; the
  * others send a record or none.</li>
- * <li>{@code max-polls-per-player} 2, {@code max-polls} 3: {@link PollLimitsTest}; the others hold no poll (one
+ * <li>{@code max-polls-per-player} 2, {@code max-other-polls-per-player} 1, {@code max-polls} 3:
+ * {@link PollLimitsTest}; the others hold no poll (one
  * {@code deadline=0} poll at a time at most).</li>
  * </ul>
  * The classes of one profile run one after the other in the order of their names: {@link DeadLetterMetricsTest}
@@ -27,6 +28,7 @@ public class SmallSettingsProfile implements QuarkusTestProfile {
         return Map.of("outpost.notification.ingest-store-timeout", "PT1S",
                 "outpost.notification.ingest-batch-size", "10",
                 "outpost.notification.max-polls-per-player", "2",
+                "outpost.notification.max-other-polls-per-player", "1",
                 "outpost.notification.max-polls", "3");
     }
 }

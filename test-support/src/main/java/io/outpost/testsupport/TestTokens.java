@@ -81,6 +81,15 @@ public final class TestTokens {
         return kid;
     }
 
+    /**
+     * Publishes another key under {@code kid} in place of the one it named (a key replaced without a new id):
+     * tokens signed before no longer verify under it.
+     */
+    public synchronized void replaceKey(String kid) {
+        published.put(kid, ecKey(kid));
+        writeJwks();
+    }
+
     /** Takes a key out of the published set (as when auth-service retires it). */
     public synchronized void unpublish(String kid) {
         published.remove(kid);

@@ -31,4 +31,9 @@ public class LocalKeySource implements KeySource {
     public boolean published(String kid) {
         return keys.publicKey(kid).isPresent();
     }
+
+    @Override
+    public boolean publishes(String kid, PublicKey key) {
+        return keys.publicKey(kid).map(key::equals).orElse(false);
+    }
 }

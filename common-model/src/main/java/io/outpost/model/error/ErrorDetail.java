@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.stream.Collectors;
@@ -138,6 +139,15 @@ public record ErrorDetail(List<Object> loc, String msg, String type) {
      */
     public static ErrorDetail givenMoreThanOnce(List<Object> loc) {
         return valueError(loc, "given more than once, expected once");
+    }
+
+    /**
+     * Stands for {@code count} faults a 422 does not list ({@link ValidationErrorResponse#of}), at the common start
+     * of their locations ({@code ["query","player_uuids"]}, or {@code []} when they lie in different places).
+     */
+    public static ErrorDetail notListed(List<Object> loc, int count) {
+        return valueError(loc, String.format(Locale.ROOT, "%,d more fault%s not listed", count,
+                count == 1 ? "" : "s"));
     }
 
     /** Text holding a character PostgreSQL cannot keep: U+0000, or half of a UTF-16 surrogate pair. */

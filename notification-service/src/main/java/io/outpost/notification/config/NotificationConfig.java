@@ -22,6 +22,14 @@ public interface NotificationConfig {
     @WithDefault("4")
     int maxPollsPerPlayer();
 
+    /**
+     * Concurrent long polls of one player that readers other than the player (a backend holding
+     * {@code notification:player:read}) may hold on one instance, counted apart from the player's own, so that no
+     * such credential can take the slots of the player's game client; one more is answered 409.
+     */
+    @WithDefault("4")
+    int maxOtherPollsPerPlayer();
+
     /** Long polls one instance holds at most; one more is answered 503. */
     @WithDefault("50000")
     int maxPolls();

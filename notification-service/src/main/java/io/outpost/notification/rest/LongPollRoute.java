@@ -13,6 +13,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import io.outpost.model.Limits;
 import io.outpost.model.Permissions;
 import io.outpost.model.api.NotificationPage;
+import io.outpost.notification.service.Cursors;
 import io.outpost.notification.service.PollAnswer;
 import io.outpost.notification.service.PollRefusedException;
 import io.outpost.notification.service.PollRequest;
@@ -149,9 +150,8 @@ public class LongPollRoute {
             // opaque: any value is accepted, one that names nothing follows offset_reset_strategy
             String excludeBefore = in.queryString("exclude_before", 0, Integer.MAX_VALUE);
             in.throwIfInvalid();
-            PollRequest poll = new PollRequest(player,
-                    excludeBefore == null || excludeBefore.isEmpty() ? null : excludeBefore, EARLIEST.equals(strategy),
-                    pageSize, Duration.ofSeconds(deadline));
+            PollRequest poll = new PollRequest(player, Cursors.held(excludeBefore), EARLIEST.equals(strategy),
+                    pageSize, Duration.ofSeconds(deadline), caller.player().map(player::equals).orElse(false));
             Runnable release = polls.poll(poll, caller, new Reply(response, Vertx.currentContext()));
             response.closeHandler(closed -> release.run()); // the client went away before the answer
             if (response.closed()) {

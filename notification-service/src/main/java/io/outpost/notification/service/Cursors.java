@@ -11,7 +11,7 @@ import io.outpost.notification.store.CursorLookup;
  * spelling, and it keeps winning, as it did when stored. A token beyond the player's last sequence is not the
  * player's and counts as unknown.
  */
-final class Cursors {
+public final class Cursors {
 
     static final String TOKEN_PREFIX = NotificationEvent.RESERVED_ID_PREFIX;
 
@@ -26,7 +26,26 @@ final class Cursors {
         }
     }
 
+    /**
+     * What a held poll keeps of an {@code exclude_before} longer than any notification id or token: it names
+     * nothing the store holds, as this does — so the poll starts as {@code offset_reset_strategy} says, exactly as
+     * with the value sent —, and every such poll shares this one string instead of keeping up to 8 KiB of its own.
+     */
+    static final String NAMES_NOTHING = "-".repeat(NotificationEvent.MAX_NOTIFICATION_ID + 1);
+
     private Cursors() {
+    }
+
+    /**
+     * The {@code exclude_before} a poll keeps while held: null for none (absent or empty), the value itself when it
+     * could name a notification or be a token ({@value NotificationEvent#MAX_NOTIFICATION_ID} characters at most),
+     * else {@link #NAMES_NOTHING}.
+     */
+    public static String held(String excludeBefore) {
+        if (excludeBefore == null || excludeBefore.isEmpty()) {
+            return null;
+        }
+        return excludeBefore.length() > NotificationEvent.MAX_NOTIFICATION_ID ? NAMES_NOTHING : excludeBefore;
     }
 
     static Start resolve(String excludeBefore, boolean earliest, CursorLookup lookup) {

@@ -74,6 +74,11 @@ final class HeldPoll {
         return request;
     }
 
+    /** The token that opened the poll. */
+    VerifiedToken token() {
+        return token;
+    }
+
     /** The one way to the poll's progress: {@code rule} runs under the poll's lock, nothing else touches it. */
     private <T> T step(Function<PollProgress, T> rule) {
         synchronized (progress) {

@@ -19,6 +19,8 @@ import java.util.Set;
 final class PlayerPolls {
 
     private final Set<HeldPoll> polls = new HashSet<>(2);
+    /** How many of {@link #polls} are held by readers other than the player ({@link PollRequest#own} false). */
+    private int others;
     /** The highest sequence announced since the watch began ({@link HeldPoll#UNKNOWN} for none). */
     private long announced = HeldPoll.UNKNOWN;
     private String cursor;
@@ -29,17 +31,30 @@ final class PlayerPolls {
         return polls.size();
     }
 
-    /** Adds the poll when below {@code max}; false when the player already holds that many. */
-    synchronized boolean add(HeldPoll poll, int max) {
-        if (polls.size() >= max) {
+    /**
+     * Adds the poll when its kind is below its limit — the player's own polls below {@code maxOwn}, other readers'
+     * below {@code maxOthers}, each counted apart —; false when that kind already holds that many.
+     */
+    synchronized boolean add(HeldPoll poll, int maxOwn, int maxOthers) {
+        boolean own = poll.request().own();
+        if (own ? polls.size() - others >= maxOwn : others >= maxOthers) {
             return false;
         }
         polls.add(poll);
+        if (!own) {
+            others++;
+        }
         return true;
     }
 
     synchronized void remove(HeldPoll poll) {
-        if (polls.remove(poll) && polls.isEmpty()) {
+        if (!polls.remove(poll)) {
+            return;
+        }
+        if (!poll.request().own()) {
+            others--;
+        }
+        if (polls.isEmpty()) {
             idleSince = System.nanoTime();
         }
     }

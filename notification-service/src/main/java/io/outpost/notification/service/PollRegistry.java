@@ -2,8 +2,11 @@ package io.outpost.notification.service;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,12 +21,16 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.model.error.ErrorResponse;
 import io.outpost.notification.config.NotificationConfig;
 import io.outpost.notification.store.NotificationStore;
 import io.outpost.notification.store.StoredBatch;
+import io.outpost.support.security.TokenVerifier;
+import io.outpost.support.security.VerifiedToken;
+import io.outpost.support.security.revocation.Revocation;
 import io.outpost.support.security.revocation.RevocationList;
 import io.smallrye.mutiny.Multi;
 import io.vertx.core.Vertx;
@@ -39,9 +46,13 @@ import io.vertx.core.Vertx;
  * given is held without a query ({@link PlayerPolls}). After a LISTEN reconnect or a store outage,
  * {@link #recheck()} reads the heads of all held players in batched queries and moves on only the polls behind.
  *
- * <p>When a revocation arrives (the revocation feed, {@link RevocationList#onApplied}), every held poll looks at
- * its token again, within {@value #TOKEN_SWEEP_DELAY_MS} ms and once for all revocations arriving meanwhile, and
- * those of revoked tokens or disabled clients are answered 403 ({@link HeldPoll#endIfRefused}).
+ * <p>When a revocation arrives (the revocation feed, {@link RevocationList#onApplied}), the held polls it may touch —
+ * those of its token ({@code jti}) or of its client — look at their token again, within
+ * {@value #TOKEN_SWEEP_DELAY_MS} ms, and those of revoked tokens or disabled clients are answered 403
+ * ({@link HeldPoll#endIfRefused}). Sweeps coalesce: at most one is pending, and it covers every revocation that
+ * arrived meanwhile; a client that mints and revokes tokens in a loop makes its own polls look again, not every
+ * poll the instance holds. Past {@value #MAX_PENDING_KEYS} distinct tokens and clients in one sweep, or when the
+ * key set changed ({@link #sweepAllSoon}), every held poll looks.
  */
 @ApplicationScoped
 public class PollRegistry {
@@ -54,17 +65,28 @@ public class PollRegistry {
     private static final long KEEP_IDLE_NANOS = TimeUnit.SECONDS.toNanos(60);
     /** Revocations arriving within this are looked at by one pass over the held polls. */
     static final long TOKEN_SWEEP_DELAY_MS = 50;
+    /** How often, while polls are held, the key set is asked whether its refresh is due (it fetches only then). */
+    private static final long KEY_REFRESH_CHECK_MS = 1000;
+    /** Distinct revocation keys one sweep looks up by; past them it looks at every held poll. */
+    static final int MAX_PENDING_KEYS = 10_000;
 
     private final ConcurrentHashMap<UUID, PlayerPolls> byPlayer = new ConcurrentHashMap<>();
     private final AtomicInteger held = new AtomicInteger();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
     private final int maxPerPlayer;
+    private final int maxOthersPerPlayer;
     private final int maxPolls;
     private final Vertx vertx;
     private final AtomicBoolean recheckRunning = new AtomicBoolean();
     private final AtomicBoolean recheckAgain = new AtomicBoolean();
     private final AtomicBoolean recheckScheduled = new AtomicBoolean();
     private final AtomicBoolean tokenSweepScheduled = new AtomicBoolean();
+    /** Held polls by the keys of the revocations that would touch them ({@link #revocationKeys}). */
+    private final ConcurrentHashMap<String, Set<HeldPoll>> byRevocationKey = new ConcurrentHashMap<>();
+    /** Keys of the revocations that arrived since the last sweep began. */
+    private final Set<String> pendingKeys = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean pendingAll = new AtomicBoolean();
+    private final Counter tokenChecks;
     private final NotificationStore.Stored insertsHere = new NotificationStore.Stored() {
         @Override
         public void stored(StoredBatch batch) {
@@ -95,19 +117,26 @@ public class PollRegistry {
     };
     private final NotificationStore store;
     private final RevocationList revocations;
+    private final TokenVerifier tokens;
+    private long keyRefresher;
     private long sweeper;
     private volatile boolean closing;
     /** False while announcements may be missed (not listening): then no poll starts from memory. */
     private volatile boolean announcementsComplete;
 
     public PollRegistry(NotificationConfig config, MeterRegistry meters, NotificationStore store, Vertx vertx,
-            RevocationList revocations) {
+            RevocationList revocations, TokenVerifier tokens) {
         this.maxPerPlayer = config.maxPollsPerPlayer();
+        this.maxOthersPerPlayer = config.maxOtherPollsPerPlayer();
         this.maxPolls = config.maxPolls();
         this.store = store;
         this.vertx = vertx;
         this.revocations = revocations;
+        this.tokens = tokens;
         meters.gauge("outpost.notification.polls.held", held);
+        tokenChecks = Counter.builder("outpost.notification.polls.token.checks")
+                .description("Held polls that looked at their token again because a revocation or key change arrived")
+                .register(meters);
         Gauge.builder("outpost.notification.polls.max", () -> maxPolls)
                 .description("Long polls this instance holds at most (one more is answered 503)").register(meters);
     }
@@ -116,7 +145,15 @@ public class PollRegistry {
     @PostConstruct
     void listen() {
         store.listen(insertsHere);
-        revocations.onApplied(revocation -> tokenSweepSoon());
+        revocations.onApplied(revocation -> tokenSweepSoon(revocation.key()));
+        // a key retired or replaced ends the polls it opened: the key set is fetched when due even while no
+        // request asks for it, and a change makes every held poll look at its token
+        tokens.onKeysChanged(this::sweepAllSoon);
+        keyRefresher = vertx.setPeriodic(KEY_REFRESH_CHECK_MS, id -> {
+            if (held.get() > 0) {
+                tokens.refreshKeysIfDue();
+            }
+        });
         sweeper = vertx.setPeriodic(TimeUnit.NANOSECONDS.toMillis(KEEP_IDLE_NANOS) / 2, id -> sweep());
     }
 
@@ -134,12 +171,80 @@ public class PollRegistry {
         });
     }
 
-    /** Called on the revocation feed's thread: the pass runs on an event loop, once for a burst of revocations. */
-    private void tokenSweepSoon() {
+    /**
+     * Called on the revocation feed's thread with the record's key ({@link Revocation#key}): the pass runs on an
+     * event loop, once for a burst of revocations, over the polls they may touch.
+     */
+    private void tokenSweepSoon(String key) {
+        if (pendingKeys.size() < MAX_PENDING_KEYS) {
+            pendingKeys.add(key);
+        } else {
+            pendingAll.set(true);
+        }
+        scheduleTokenSweep();
+    }
+
+    /** Every held poll looks at its token again soon (the key set changed: a key that signed some may be gone). */
+    public void sweepAllSoon() {
+        pendingAll.set(true);
+        scheduleTokenSweep();
+    }
+
+    private void scheduleTokenSweep() {
         if (tokenSweepScheduled.compareAndSet(false, true)) {
             vertx.setTimer(TOKEN_SWEEP_DELAY_MS, id -> {
                 tokenSweepScheduled.set(false);
-                byPlayer.values().forEach(polls -> polls.polls().forEach(HeldPoll::endIfRefused));
+                tokenSweep();
+            });
+        }
+    }
+
+    private void tokenSweep() {
+        if (pendingAll.getAndSet(false)) {
+            pendingKeys.clear();
+            byPlayer.values().forEach(polls -> polls.polls().forEach(this::check));
+            return;
+        }
+        Set<HeldPoll> touched = new HashSet<>();
+        for (Iterator<String> keys = pendingKeys.iterator(); keys.hasNext();) {
+            Set<HeldPoll> polls = byRevocationKey.get(keys.next());
+            keys.remove();
+            if (polls != null) {
+                touched.addAll(polls);
+            }
+        }
+        touched.forEach(this::check);
+    }
+
+    private void check(HeldPoll poll) {
+        tokenChecks.increment();
+        poll.endIfRefused();
+    }
+
+    /** The keys of the revocation records that would revoke {@code poll}'s token: its client's, its own. */
+    private static List<String> revocationKeys(HeldPoll poll) {
+        VerifiedToken token = poll.token();
+        List<String> keys = new ArrayList<>(2);
+        if (token.clientId() != null) {
+            keys.add(Revocation.client(token.clientId(), 0, 0, null).key());
+        }
+        if (token.jti() != null) {
+            keys.add(Revocation.token(token.jti(), null, 0, null).key());
+        }
+        return keys;
+    }
+
+    private void indexByRevocationKeys(HeldPoll poll) {
+        for (String key : revocationKeys(poll)) {
+            byRevocationKey.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(poll);
+        }
+    }
+
+    private void unindex(HeldPoll poll) {
+        for (String key : revocationKeys(poll)) {
+            byRevocationKey.computeIfPresent(key, (k, polls) -> {
+                polls.remove(poll);
+                return polls.isEmpty() ? null : polls;
             });
         }
     }
@@ -147,10 +252,12 @@ public class PollRegistry {
     @PreDestroy
     void stop() {
         vertx.cancelTimer(sweeper);
+        vertx.cancelTimer(keyRefresher);
     }
 
     /**
-     * Counts the poll against both limits, or refuses it (503 for the instance, 409 for the player). Answers
+     * Counts the poll against both limits, or refuses it (503 for the instance, 409 for the player: its own polls
+     * and other readers' polls of it are limited apart, {@link PlayerPolls#add}). Answers
      * where it starts when that is known without a query (see {@link PlayerPolls#continuation}), else null.
      */
     Cursors.Start admit(HeldPoll poll) {
@@ -166,12 +273,14 @@ public class PollRegistry {
                 if (byPlayer.get(player) != polls) {
                     continue; // swept away meanwhile
                 }
-                if (!polls.add(poll, maxPerPlayer)) {
+                if (!polls.add(poll, maxPerPlayer, maxOthersPerPlayer)) {
                     held.decrementAndGet();
-                    throw new PollRefusedException(409, ErrorResponse.TOO_MANY_LISTENING,
-                            "This player already holds " + maxPerPlayer + " long polls");
+                    throw new PollRefusedException(409, ErrorResponse.TOO_MANY_LISTENING, poll.request().own()
+                            ? "This player already holds " + maxPerPlayer + " long polls"
+                            : "Other readers already hold " + maxOthersPerPlayer + " long polls of this player");
                 }
                 poll.watching(polls);
+                indexByRevocationKeys(poll);
                 return announcementsComplete ? polls.continuation(poll.request().excludeBefore()) : null;
             }
         }
@@ -182,6 +291,7 @@ public class PollRegistry {
         if (polls != null) {
             polls.remove(poll);
         }
+        unindex(poll);
         if (held.decrementAndGet() == 0 && closing) {
             drained.complete(null);
         }

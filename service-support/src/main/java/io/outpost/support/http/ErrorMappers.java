@@ -91,7 +91,7 @@ public class ErrorMappers {
 
     public static Response unprocessable(List<ErrorDetail> details) {
         return Response.status(422).type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(new ValidationErrorResponse(details)).build();
+                .entity(ValidationErrorResponse.of(details)).build();
     }
 
     public static Response error(Response.Status status, String code, String desc) {

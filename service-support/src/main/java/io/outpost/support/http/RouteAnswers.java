@@ -75,7 +75,7 @@ public class RouteAnswers {
      */
     public void failed(HttpServerResponse response, Throwable failure) {
         if (failure instanceof InvalidInputException invalid) {
-            write(response, 422, ERROR_JSON, new ValidationErrorResponse(invalid.details()));
+            write(response, 422, ERROR_JSON, ValidationErrorResponse.of(invalid.details()));
         } else if (failure instanceof AuthRefusedException refused) {
             AuthErrorResponse body = AuthErrorResponse.of(refused.code(), refused.getMessage());
             if (!response.ended() && !response.closed()) {

@@ -13,9 +13,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -71,6 +73,7 @@ public class JwksKeySource implements KeySource {
             });
     private HttpClient http;
     private volatile Map<String, PublicKey> keys = Map.of();
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private volatile Instant fetchedAt;
     /** No fetch starts before this instant (min-refresh after a success, back-off after failures). */
     private Instant nextAttempt = Instant.MIN;
@@ -122,8 +125,21 @@ public class JwksKeySource implements KeySource {
         return keys.containsKey(kid);
     }
 
+    @Override
+    public boolean publishes(String kid, PublicKey key) {
+        refreshIfDue();
+        PublicKey known = keys.get(kid);
+        return known != null && (known == key || known.equals(key));
+    }
+
+    @Override
+    public void onChange(Runnable listener) {
+        listeners.add(listener);
+    }
+
     /** Starts a background fetch when the keys are older than {@code jwks-refresh} and no pause forbids it. */
-    private void refreshIfDue() {
+    @Override
+    public void refreshIfDue() {
         Instant fetched = fetchedAt;
         if (fetched == null || !clock.instant().isBefore(fetched.plus(config.jwksRefresh()))) {
             fetchNow();
@@ -159,10 +175,14 @@ public class JwksKeySource implements KeySource {
     private synchronized void finished(Map<String, PublicKey> parsed, Throwable failure) {
         Instant now = clock.instant();
         if (failure == null) {
+            Map<String, PublicKey> before = keys;
             keys = parsed;
             fetchedAt = now;
             failures = 0;
             nextAttempt = now.plus(config.jwksMinRefresh());
+            if (!parsed.entrySet().containsAll(before.entrySet())) { // a key left, or its id names another now
+                listeners.forEach(Runnable::run);
+            }
             return;
         }
         failures++;

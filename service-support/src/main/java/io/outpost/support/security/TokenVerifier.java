@@ -120,10 +120,12 @@ public class TokenVerifier {
         TokenDigest key = verified == null ? null : TokenDigest.of(compact);
         VerifiedToken known = key == null ? null : verified.getIfPresent(key);
         if (known != null) {
-            if (keys.published(known.kid()) && clock.instant().isBefore(known.expiresAt().plus(clockSkew))) {
+            if (keys.publishes(known.kid(), known.signedBy())
+                    && clock.instant().isBefore(known.expiresAt().plus(clockSkew))) {
                 return Uni.createFrom().item(() -> unlessRevoked(known));
             }
-            verified.invalidate(key); // its key left the set, or it expired: verified afresh, and refused
+            // its key left the set or another key took its id, or it expired: verified afresh, and refused
+            verified.invalidate(key);
         }
         AuthErrorCode malformed = CompactJws.fault(compact);
         if (malformed == AuthErrorCode.NOT_JWT) {
@@ -172,7 +174,7 @@ public class TokenVerifier {
         if (typ == null || !(typ.equalsIgnoreCase("at+jwt") || typ.equalsIgnoreCase("application/at+jwt"))) {
             throw new AuthRefusedException(AuthErrorCode.TOKEN_INVALID_TYPE, "The token is not an access token");
         }
-        VerifiedToken read = VerifiedTokens.read(token, kid);
+        VerifiedToken read = VerifiedTokens.read(token, kid, key.get());
         if (verified != null) {
             verified.put(cacheKey, read);
         }
@@ -181,18 +183,39 @@ public class TokenVerifier {
 
     /**
      * Why a token verified earlier may no longer be used to hold something open, or null while it may: it was
-     * revoked since ({@code auth_token_unknown}), or its {@code exp} has passed ({@code auth_token_expired}; the
+     * revoked since ({@code auth_token_unknown}), the key that verified it left the key set
+     * ({@code auth_invalid_key_id}, as a fresh verification answers it) or another key took its id
+     * ({@code auth_token_sig_invalid}, likewise), or its {@code exp} has passed ({@code auth_token_expired}; the
      * clock skew admits a request, it does not lengthen what the token holds). A held long poll asks before it
-     * answers, and whenever a revocation arrives (DESIGN §4a).
+     * answers, whenever a revocation arrives and whenever the key set changes ({@link #onKeysChanged}).
      */
     public AuthRefusedException refusalOf(VerifiedToken token) {
         if (revocations.revoked(token)) {
             return new AuthRefusedException(AuthErrorCode.TOKEN_UNKNOWN, "The access token has been revoked");
         }
+        if (token.signedBy() != null && !keys.publishes(token.kid(), token.signedBy())) {
+            return keys.published(token.kid())
+                    ? new AuthRefusedException(AuthErrorCode.TOKEN_SIG_INVALID,
+                            "The access token's signing key was replaced")
+                    : new AuthRefusedException(AuthErrorCode.INVALID_KEY_ID, "The access token's signing key is unknown");
+        }
         if (!clock.instant().isBefore(token.expiresAt())) {
             return new AuthRefusedException(AuthErrorCode.TOKEN_EXPIRED, "The access token has expired");
         }
         return null;
+    }
+
+    /**
+     * {@code listener} runs (on any thread) after the key set changed; a holder of verified tokens then asks
+     * {@link #refusalOf} of each again. The key set is fetched again only when due ({@link #refreshKeysIfDue}).
+     */
+    public void onKeysChanged(Runnable listener) {
+        keys.onChange(listener);
+    }
+
+    /** Has the key set fetched again when {@code jwks-refresh} says it is due; returns at once. */
+    public void refreshKeysIfDue() {
+        keys.refreshIfDue();
     }
 
     private VerifiedToken unlessRevoked(VerifiedToken token) {

@@ -1,5 +1,6 @@
 package io.outpost.support.security;
 
+import java.security.PublicKey;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -15,19 +16,15 @@ import io.outpost.model.Uuids;
  * @param kid        the key that signed it
  * @param sandboxIds the sandboxes the token is bound to (its {@code sandbox_ids} claim, each a uuid), or null when
  *                   it carries none: a token of a client bound to no sandbox (docs/auth.md, "Sandbox binding")
+ * @param signedBy   the public key that verified it, so that it is refused once the key set no longer holds that key
+ *                   under {@code kid} (retired, or replaced); null when not known
  */
 public record VerifiedToken(String subject, String clientId, List<String> permissions, String playerUuid,
-        Instant issuedAt, Instant expiresAt, String jti, String kid, List<UUID> sandboxIds) {
+        Instant issuedAt, Instant expiresAt, String jti, String kid, List<UUID> sandboxIds, PublicKey signedBy) {
 
     public VerifiedToken {
         permissions = List.copyOf(permissions);
         sandboxIds = sandboxIds == null ? null : List.copyOf(sandboxIds);
-    }
-
-    /** A token bound to no sandbox. */
-    public VerifiedToken(String subject, String clientId, List<String> permissions, String playerUuid,
-            Instant issuedAt, Instant expiresAt, String jti, String kid) {
-        this(subject, clientId, permissions, playerUuid, issuedAt, expiresAt, jti, kid, null);
     }
 
     /**
@@ -36,6 +33,14 @@ public record VerifiedToken(String subject, String clientId, List<String> permis
      */
     public boolean reaches(UUID sandbox) {
         return sandboxIds == null || sandboxIds.contains(sandbox);
+    }
+
+    /**
+     * A token bound to no sandbox whose verifying key is not known (not checked against the key set again).
+     */
+    public VerifiedToken(String subject, String clientId, List<String> permissions, String playerUuid,
+            Instant issuedAt, Instant expiresAt, String jti, String kid) {
+        this(subject, clientId, permissions, playerUuid, issuedAt, expiresAt, jti, kid, null, null);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.outpost.support.security;
 
+import java.security.PublicKey;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,7 @@ final class VerifiedTokens {
     private VerifiedTokens() {
     }
 
-    static VerifiedToken read(JsonWebToken token, String kid) {
+    static VerifiedToken read(JsonWebToken token, String kid, PublicKey key) {
         Object held = token.getClaim("permissions");
         List<String> permissions = new ArrayList<>();
         if (held != null) {
@@ -46,7 +47,7 @@ final class VerifiedTokens {
         return new VerifiedToken(subject, clientId == null ? subject : SHARED.shared(clientId),
                 SHARED.shared(List.copyOf(permissions)), player, Instant.ofEpochSecond(token.getIssuedAtTime()),
                 Instant.ofEpochSecond(token.getExpirationTime()), jti, SHARED.shared(kid),
-                sandboxes == null ? null : SHARED.shared(sandboxes));
+                sandboxes == null ? null : SHARED.shared(sandboxes), key);
     }
 
     /**

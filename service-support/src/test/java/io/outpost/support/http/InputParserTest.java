@@ -9,9 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.ws.rs.core.Response;
+
 import org.junit.jupiter.api.Test;
 
 import io.outpost.model.error.ErrorDetail;
+import io.outpost.model.error.ValidationErrorResponse;
 import io.vertx.core.MultiMap;
 
 /**
@@ -131,5 +134,40 @@ class InputParserTest {
         InputParser valid = new InputParser("/p?cursor=%C3%A9+%F0%9F%98%80", MultiMap.caseInsensitiveMultiMap());
         assertEquals("\u00e9 \ud83d\ude00", valid.queryString("cursor", 1, 128));
         assertTrue(valid.isValid());
+    }
+
+    /**
+     * A query of commas (the request line's 8 KiB hold ≈ 8,000 empty items) is ≈ 8,000 faults: the 422 lists the
+     * first 20 and says in one more entry, where they lie, how many it did not list.
+     */
+    @Test
+    void a422ListsTwentyFaultsThenHowManyMore() {
+        String uri = "/v1/x?role_ids=" + ",".repeat(7_999);
+        InputParser in = new InputParser(uri, MultiMap.caseInsensitiveMultiMap());
+        in.queryUuids("role_ids");
+        InvalidInputException refused = assertThrows(InvalidInputException.class, in::throwIfInvalid);
+        assertEquals(8_000, refused.details().size());
+
+        Response answer = ErrorMappers.unprocessable(refused.details());
+        List<ErrorDetail> listed = ((ValidationErrorResponse) answer.getEntity()).detail();
+
+        assertEquals(21, listed.size());
+        assertEquals(ErrorDetail.loc("query", "role_ids", 19), listed.get(19).loc());
+        assertEquals(new ErrorDetail(ErrorDetail.loc("query", "role_ids"), "Value error, 7,980 more faults not listed",
+                "value_error"), listed.get(20));
+    }
+
+    /** Twenty faults are listed as they are; faults past them in different places are counted at {@code []}. */
+    @Test
+    void aFewFaultsAreListedWholeAndScatteredOnesCountedAtTheTop() {
+        List<ErrorDetail> twenty = java.util.stream.IntStream.range(0, 20)
+                .mapToObj(i -> ErrorDetail.missing(ErrorDetail.loc("body", "f" + i))).toList();
+        assertEquals(twenty, ValidationErrorResponse.of(twenty).detail());
+
+        List<ErrorDetail> more = new java.util.ArrayList<>(twenty);
+        more.add(ErrorDetail.missing(ErrorDetail.loc("body", "x")));
+        more.add(ErrorDetail.uuidParsing(ErrorDetail.loc("query", "y")));
+        assertEquals(ErrorDetail.valueError(List.of(), "2 more faults not listed"),
+                ValidationErrorResponse.of(more).detail().get(20));
     }
 }

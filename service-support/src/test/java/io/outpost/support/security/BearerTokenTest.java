@@ -181,15 +181,29 @@ class BearerTokenTest {
 
     @Test
     void aRememberedTokenStopsVerifyingOnceItsKeyLeavesTheKeySet() {
+        rememberedTokenRefusedOnceItsKey(TOKENS::unpublish, "auth_invalid_key_id");
+    }
+
+    /** A token verified and remembered, then its key changed by {@code change}: refused with {@code code}. */
+    private void rememberedTokenRefusedOnceItsKey(java.util.function.Consumer<String> change, String code) {
         String kid = TOKENS.publishNewKey();
         String token = "Bearer " + reader().keyId(kid).sign();
         player(token).statusCode(200);
         player(token).statusCode(200); // now remembered as verified
-        TOKENS.unpublish(kid);
+        change.accept(kid);
         // within one key-set refresh (outpost.security.jwks-refresh, 2 s in tests)
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
                 .until(() -> given().header("Authorization", token).get("/guarded/player").statusCode() == 403);
-        refused(player(token), "auth_invalid_key_id");
+        refused(player(token), code);
+        if (!"auth_invalid_key_id".equals(code)) {
+            player("Bearer " + reader().keyId(kid).sign()).statusCode(200); // the new key verifies what it signs
+        }
+    }
+
+    /** A key replaced by another under the same id: a token the old one signed, remembered, is verified afresh. */
+    @Test
+    void aRememberedTokenStopsVerifyingOnceAnotherKeyTakesItsId() {
+        rememberedTokenRefusedOnceItsKey(TOKENS::replaceKey, "auth_token_sig_invalid");
     }
 
     @Test
