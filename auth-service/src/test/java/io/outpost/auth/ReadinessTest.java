@@ -2,6 +2,7 @@ package io.outpost.auth;
 
 import java.util.List;
 
+import io.outpost.support.security.revocation.RevocationReadinessCheck;
 import io.outpost.testsupport.contract.ReadinessContract;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -10,7 +11,7 @@ class ReadinessTest extends ReadinessContract {
 
     @Override
     protected List<String> readinessChecks() {
-        return List.of("PostgreSQL");
+        return List.of("PostgreSQL", RevocationReadinessCheck.NAME);
     }
 
     @Override

@@ -216,7 +216,9 @@ final class BatchWork<E> {
                 Thread.currentThread().interrupt();
                 throw new LetterFailure(e);
             } catch (Exception e) {
-                if (failed == null) {
+                if (DeadLetters.isTooLarge(e)) {
+                    skip(letter, e);
+                } else if (failed == null) {
                     failed = new LetterFailure(e);
                 }
             }
@@ -224,6 +226,18 @@ final class BatchWork<E> {
         if (failed != null) {
             throw failed;
         }
+    }
+
+    /**
+     * A letter Kafka refused as too large would be refused on every retry, holding up its partition for ever: the
+     * record is skipped instead, counted ({@code outpost.ingest.dead.letters.skipped}) and logged with where it was.
+     */
+    private void skip(Letter letter, Exception failure) {
+        ConsumerRecord<byte[], byte[]> record = letter.record();
+        LOG.errorf("skipped %s/%d/%d: its dead letter (%s) was refused as too large: %s", record.topic(),
+                record.partition(), record.offset(), letter.refusal().reason(), failure.getCause());
+        context.refusals().acknowledged(new TopicPartition(record.topic(), record.partition()), record.offset());
+        context.metrics().letterSkipped(letter.refusal().type());
     }
 
     /** The store's words for a refusal, for the dead letter's reason. */

@@ -113,6 +113,13 @@ final class IngestMetrics {
                 .description("Records of the topic sent to its dead-letter topic, by reason").register(registry));
     }
 
+    /** A refused record whose dead letter Kafka would never take: skipped, not retried (its log line says which). */
+    void letterSkipped(String reason) {
+        Counter.builder("outpost.ingest.dead.letters.skipped").tag("topic", topic).tag("reason", reason)
+                .description("Refused records of the topic whose dead letter Kafka refused as too large: skipped")
+                .register(registry).increment();
+    }
+
     void retried(String reason) {
         retried.computeIfAbsent(reason, r -> Counter.builder("outpost.ingest.batches.retried")
                 .tag("topic", topic).tag("reason", r)

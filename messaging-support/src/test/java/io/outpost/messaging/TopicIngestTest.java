@@ -22,9 +22,13 @@ import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -500,6 +504,72 @@ class TopicIngestTest {
     }
 
     /** An admin client of the test broker. */
+    /**
+     * A refused record carrying ≈ 1 MB of headers (its topic allows records of 1.2 MB): its letter would exceed the
+     * producer's 1 MiB limit with them, be refused every time and hold up the partition. It keeps the headers that
+     * fit its bound, says what was cut, and the next record of the same key is stored within seconds.
+     */
+    @Test
+    void aRecordWithAMegabyteOfHeadersIsDeadLetteredCutAndTheNextOneOfItsKeyStored() throws Exception {
+        String topic = topic();
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1)
+                    .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "1200000")))).all().get(30, TimeUnit.SECONDS);
+        }
+        TopicIngest<NotificationEvent> ingest = ingest(topic, "g-" + topic);
+        ProducerRecord<byte[], byte[]> heavy = new ProducerRecord<>(topic, PLAYER.getBytes(StandardCharsets.UTF_8),
+                "{not json".getBytes(StandardCharsets.UTF_8));
+        for (int i = 0; i < 11; i++) {
+            heavy.headers().add("h" + i, "v".repeat(100_000).getBytes(StandardCharsets.UTF_8));
+        }
+        try (KafkaProducer<byte[], byte[]> producer = largeRecordProducer()) {
+            producer.send(heavy).get(30, TimeUnit.SECONDS);
+        }
+        kafka.send(topic, PLAYER, event("after"));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> stored(topic).equals(List.of("after")));
+        assertThat(ingest.deadLetteredCount()).isEqualTo(1);
+        TestKafka.Received letter = kafka.read(Topics.deadLetter(topic), null, 1, Duration.ofSeconds(30)).get(0);
+        assertThat(letter.key()).isEqualTo(PLAYER);
+        assertThat(letter.value()).isEqualTo("{not json");
+        assertThat(letter.headers().get(Topics.DLQ_REASON_HEADER)).isEqualTo("value: JSON decode error [json_invalid]");
+        assertThat(letter.headers()).containsKeys("h0", "h1").doesNotContainKeys("h3", "h10");
+        assertThat(letter.headers().get(DeadLetters.CUT_HEADER))
+                .isEqualTo("headers 9 of 11 dropped (900109 bytes): h2, h3, h4, h5, h6, h7, h8, h9, h10");
+    }
+
+    /**
+     * A letter the broker refuses as too large however it is sent (its dead-letter topic allows 2,000 bytes) is
+     * skipped with a metric and a log line, never retried for ever: the next record of its key is stored.
+     */
+    @Test
+    void aDeadLetterTheBrokerRefusesAsTooLargeIsSkippedAndTheNextRecordStored() throws Exception {
+        String topic = topic();
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1), new NewTopic(Topics.deadLetter(topic), 1,
+                    (short) 1).configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "2000"))))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
+        TopicIngest<NotificationEvent> ingest = ingest(topic, "g-" + topic);
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, PLAYER.getBytes(StandardCharsets.UTF_8),
+                "{not json".getBytes(StandardCharsets.UTF_8));
+        record.headers().add("h", "v".repeat(5_000).getBytes(StandardCharsets.UTF_8));
+        try (KafkaProducer<byte[], byte[]> producer = largeRecordProducer()) {
+            producer.send(record).get(30, TimeUnit.SECONDS);
+        }
+        kafka.send(topic, PLAYER, event("after"));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> stored(topic).equals(List.of("after")));
+        assertThat(ingest.deadLetteredCount()).isZero();
+        assertThat(count("outpost.ingest.dead.letters.skipped", topic, "json_invalid")).isEqualTo(1);
+    }
+
+    private static KafkaProducer<byte[], byte[]> largeRecordProducer() {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                BackingServices.shared().kafkaBootstrapServers(), ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1_300_000),
+                new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
     private static Admin admin() {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 BackingServices.shared().kafkaBootstrapServers()));

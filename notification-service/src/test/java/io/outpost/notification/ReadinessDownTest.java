@@ -2,6 +2,7 @@ package io.outpost.notification;
 
 import java.util.List;
 
+import io.outpost.support.security.revocation.RevocationReadinessCheck;
 import io.outpost.testsupport.UnreachableBackingServicesProfile;
 import io.outpost.testsupport.contract.ReadinessDownContract;
 import io.quarkus.test.junit.QuarkusTest;
@@ -13,6 +14,6 @@ class ReadinessDownTest extends ReadinessDownContract {
 
     @Override
     protected List<String> readinessChecks() {
-        return List.of("PostgreSQL", "Wake-up listener");
+        return List.of("PostgreSQL", "Wake-up listener", RevocationReadinessCheck.NAME);
     }
 }

@@ -19,6 +19,8 @@ public class UnreachableBackingServicesProfile implements QuarkusTestProfile {
                 "quarkus.datasource.username", "postgres",
                 "quarkus.datasource.password", "postgres",
                 "kafka.bootstrap.servers", "127.0.0.1:" + deadPort,
+                // start-up waits this long for the revocation topic, which it cannot read here
+                "outpost.security.revocation.startup-timeout", "PT2S",
                 "quarkus.flyway.migrate-at-start", "false");
     }
 

@@ -16,6 +16,7 @@ import io.outpost.auth.service.ClientAuthenticator.Throttled;
 import io.outpost.auth.service.ClientCredentials;
 import io.outpost.model.error.ErrorResponse;
 import io.outpost.model.error.OAuthErrorResponse;
+import io.outpost.support.http.ClientAddress;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 
@@ -24,9 +25,9 @@ import io.vertx.core.http.HttpServerRequest;
  * the client address failures count against, and the answers of a refusal — 401 {@code invalid_client}, 429 when
  * throttled, 503 when the slow checks are saturated — each with {@code Cache-Control: no-store}.
  *
- * <p>Failures count against the address this service can vouch for (DESIGN §4a): the TCP peer, or the client
- * address a trusted proxy reports in {@code X-Forwarded-For} ({@code quarkus.http.proxy.trusted-proxies}; Quarkus
- * puts it in the request's remote address). The caller's own {@code x-svc-client-addr} is a hint: checked (at most
+ * <p>Failures count against the address this service can vouch for ({@link ClientAddress}): the TCP peer, or the
+ * right-most {@code X-Forwarded-For} entry that is not a trusted proxy ({@code quarkus.http.proxy.trusted-proxies}),
+ * whether the edge replaces the header or appends to it. The caller's own {@code x-svc-client-addr} is a hint: checked (at most
  * 32 characters, UTF-8, no control character), written beside the address into the audit line of every refused
  * authentication, and never a throttle key — a caller could otherwise name a new address on every attempt, or a
  * victim's.
@@ -42,16 +43,19 @@ public class ClientAuthentication {
     private final ClientAuthenticator authenticator;
     private final AuthMetrics metrics;
     private final AuditTrail audit;
+    private final ClientAddress clientAddress;
 
-    public ClientAuthentication(ClientAuthenticator authenticator, AuthMetrics metrics, AuditTrail audit) {
+    public ClientAuthentication(ClientAuthenticator authenticator, AuthMetrics metrics, AuditTrail audit,
+            ClientAddress clientAddress) {
         this.authenticator = authenticator;
         this.metrics = metrics;
         this.audit = audit;
+        this.clientAddress = clientAddress;
     }
 
     /** Authenticates the request's client; {@code addressHint} is the checked {@code x-svc-client-addr}, or null. */
     public Uni<Outcome> authenticate(HttpServerRequest request, String addressHint) {
-        String address = request.remoteAddress() == null ? "unknown" : request.remoteAddress().hostAddress();
+        String address = clientAddress.of(request);
         // two credentials in one request are no credentials: which one a proxy or a log looked at cannot be known
         List<String> authorization = request.headers().getAll(HttpHeaders.AUTHORIZATION);
         ClientCredentials credentials = authorization.size() == 1 ? BasicCredentials.parse(authorization.get(0)) : null;

@@ -67,6 +67,32 @@ class ClientAddressTest {
                 TestClients.basic("test-fresh", "test-fresh-secret")))).isEqualTo(200);
     }
 
+    /**
+     * Behind an edge that appends the peer it saw to what the client sent (Envoy's default), the client's own entry
+     * comes first: the throttle keys on the right-most entry that is no trusted proxy, so a client naming a new
+     * address in front on every attempt is counted as the one address the edge saw. The trusted proxy here is
+     * loopback 127.0.0.1, as the gateway is, sending what such an edge would.
+     */
+    @Test
+    void behindAnAppendingProxyTheRightMostUntrustedEntryIsTheClient() throws Exception {
+        String direct = "http://127.0.0.1:" + RestAssured.port + TestClients.TOKEN_PATH;
+        int throttled = 0;
+        for (int i = 0; i < 45; i++) {
+            int status = tokenRequest("127.0.0.1", direct, Map.of("X-Forwarded-For", "198.51.100." + i + ", 192.0.2.77"));
+            assertThat(status).isEqualTo(i < MAX_PER_ADDRESS ? 401 : 429);
+            throttled += status == 429 ? 1 : 0;
+        }
+        assertThat(throttled).isEqualTo(45 - MAX_PER_ADDRESS);
+        // two trusted hops (an appending proxy behind another): the walk passes the trusted one, to the same client
+        assertThat(tokenRequest("127.0.0.1", direct, Map.of("X-Forwarded-For", "198.51.100.250, 192.0.2.77, 127.0.0.1")))
+                .isEqualTo(429);
+        // the entries on the client's side of it are not counted: its neighbour on the left is another client
+        assertThat(tokenRequest("127.0.0.1", direct, Map.of("X-Forwarded-For", "192.0.2.77, 192.0.2.78"))).isEqualTo(401);
+        // behind the replacing gateway the same header from a fresh client is the gateway's to replace
+        assertThat(tokenRequest("127.0.0.30", GatewayInFront.url() + TestClients.TOKEN_PATH,
+                Map.of("X-Forwarded-For", "198.51.100.1, 192.0.2.77"))).isEqualTo(401);
+    }
+
     @Test
     void forwardedHeadersFromAPeerThatIsNoTrustedProxyAreIgnored() throws Exception {
         String direct = "http://127.0.0.1:" + RestAssured.port + TestClients.TOKEN_PATH;

@@ -16,6 +16,11 @@ public record ErrorResponse(@JsonProperty("error_code") String errorCode, String
     public static final String CONNECTION_LIMIT_REACHED = "connection_limit_reached";
     /** 503: PostgreSQL did not answer within the query deadline (down, hung or overloaded); retry shortly. */
     public static final String STORE_UNAVAILABLE = "store_unavailable";
+    /**
+     * 503: the replica has not yet read the revocation topic since it started, so it cannot tell a revoked token
+     * from a valid one; retry shortly (another replica may answer).
+     */
+    public static final String REVOCATIONS_UNREAD = "revocations_unread";
     /** 429: too many failed attempts; see Retry-After. */
     public static final String TOO_MANY_REQUESTS = "too_many_requests";
     public static final String NOT_FOUND = "not_found";

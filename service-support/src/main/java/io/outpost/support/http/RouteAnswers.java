@@ -11,6 +11,8 @@ import io.outpost.model.error.ErrorResponse;
 import io.outpost.model.error.ValidationErrorResponse;
 import io.outpost.support.security.AuthRefusedException;
 import io.outpost.support.security.BearerChallenge;
+import io.outpost.support.security.revocation.RevocationsUnreadException;
+import io.outpost.support.security.revocation.RevocationsUnreadMapper;
 import io.outpost.support.store.StoreUnavailableException;
 import io.outpost.support.store.StoreUnavailableMapper;
 import io.vertx.core.buffer.Buffer;
@@ -86,6 +88,12 @@ public class RouteAnswers {
             ErrorResponse body = StoreUnavailableMapper.refused(unavailable);
             if (!response.ended() && !response.closed()) {
                 response.putHeader(HttpHeaders.RETRY_AFTER, StoreUnavailableMapper.RETRY_AFTER);
+            }
+            write(response, 503, ERROR_JSON, body);
+        } else if (failure instanceof RevocationsUnreadException unread) {
+            ErrorResponse body = RevocationsUnreadMapper.refused(unread);
+            if (!response.ended() && !response.closed()) {
+                response.putHeader(HttpHeaders.RETRY_AFTER, RevocationsUnreadMapper.RETRY_AFTER);
             }
             write(response, 503, ERROR_JSON, body);
         } else {

@@ -64,5 +64,14 @@ public interface SecurityConfig {
         /** The compacted Kafka topic auth-service publishes revocations to. */
         @WithDefault(Topics.AUTH_TOKEN_REVOCATIONS)
         String topic();
+
+        /**
+         * How long start-up waits for the feed to read the topic to its end offsets (as they were at start). Until
+         * it has, the service is not ready and answers 503 {@code revocations_unread} to every bearer request
+         * rather than accept a token it cannot check; past this bound it starts all the same, still unready, and
+         * says why (readiness check {@code Revocations}, the log) until Kafka answers and the topic is read.
+         */
+        @WithDefault("PT10S")
+        Duration startupTimeout();
     }
 }

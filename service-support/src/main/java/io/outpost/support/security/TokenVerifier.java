@@ -27,7 +27,9 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.outpost.model.error.AuthErrorCode;
+import io.outpost.support.security.revocation.RevocationFeed;
 import io.outpost.support.security.revocation.RevocationList;
+import io.outpost.support.security.revocation.RevocationsUnreadException;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
 import io.smallrye.jwt.auth.principal.JWTParser;
@@ -58,12 +60,14 @@ public class TokenVerifier {
     private final JWTParser parser;
     private final SecurityConfig config;
     private final RevocationList revocations;
+    private final RevocationFeed feed;
     private final Clock clock;
     private final Duration clockSkew;
     private final Cache<TokenDigest, VerifiedToken> verified;
 
     public TokenVerifier(KeySource keys, JWTParser parser, JWTAuthContextInfo library, RevocationList revocations,
-            SecurityConfig config, Clock clock) {
+            RevocationFeed feed, SecurityConfig config, Clock clock) {
+        this.feed = feed;
         this.keys = keys;
         this.parser = parser;
         this.config = config;
@@ -115,8 +119,15 @@ public class TokenVerifier {
         }
     }
 
-    /** The token's content, or a failure with {@link AuthRefusedException}. */
+    /**
+     * The token's content, or a failure with {@link AuthRefusedException}; with {@link RevocationsUnreadException}
+     * (503) while this replica has not read the revocation topic since it started: a token it cannot check against
+     * revocations is not accepted.
+     */
     public Uni<VerifiedToken> verify(String compact) {
+        if (!feed.caughtUp()) {
+            return Uni.createFrom().failure(new RevocationsUnreadException(feed.notCaughtUpReason()));
+        }
         TokenDigest key = verified == null ? null : TokenDigest.of(compact);
         VerifiedToken known = key == null ? null : verified.getIfPresent(key);
         if (known != null) {

@@ -12,7 +12,7 @@ import java.util.function.BiConsumer;
  * follow within the interval together once it has passed — also when no refusal comes after them (a burst shorter
  * than the interval is reported whole, not as its first request alone), and at the latest when {@link #flush}ed.
  */
-final class RefusalReport {
+public final class RefusalReport {
 
     private final long intervalNanos;
     private final BiConsumer<Long, String> line;
@@ -22,21 +22,21 @@ final class RefusalReport {
     private volatile String lastCause = "";
 
     /** @param line told (refusals since the last line, the latest refusal's cause) */
-    RefusalReport(long interval, TimeUnit unit, BiConsumer<Long, String> line) {
+    public RefusalReport(long interval, TimeUnit unit, BiConsumer<Long, String> line) {
         this.intervalNanos = unit.toNanos(interval);
         this.line = line;
         this.lastReport = new AtomicLong(System.nanoTime() - intervalNanos);
     }
 
     /** One refusal, for {@code cause}. */
-    void refused(String cause) {
+    public void refused(String cause) {
         lastCause = cause;
         unreported.incrementAndGet();
         report();
     }
 
     /** Reports now what is unreported, whatever the interval (the service is stopping). */
-    void flush() {
+    public void flush() {
         long refused = unreported.getAndSet(0);
         if (refused > 0) {
             lastReport.set(System.nanoTime());

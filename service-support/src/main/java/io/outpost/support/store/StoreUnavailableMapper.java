@@ -26,8 +26,13 @@ public class StoreUnavailableMapper {
 
     @ServerExceptionMapper
     public Response storeUnavailable(StoreUnavailableException e) {
+        return unavailable(refused(e), RETRY_AFTER);
+    }
+
+    /** 503 with {@code Retry-After} and {@code body}: every "retry shortly" answer of the services. */
+    public static Response unavailable(ErrorResponse body, String retryAfter) {
         return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON_TYPE)
-                .header("Retry-After", RETRY_AFTER).entity(refused(e)).build();
+                .header("Retry-After", retryAfter).entity(body).build();
     }
 
     /** Reports the refusals not yet reported (the service is stopping). */

@@ -1,7 +1,9 @@
 package io.outpost.testsupport.contract;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.startsWith;
 
 import java.util.List;
 
@@ -24,6 +26,20 @@ public abstract class ReadinessDownContract {
             given().when().get("/q/health/ready")
                     .then().body("checks.find { it.name == '" + check + "' }.status", is("DOWN"));
         }
+    }
+
+    /**
+     * A verifier that has not read the revocation topic since it started is not ready, and its readiness says why
+     * (its start-up timeout, shortened by the profile, has passed).
+     */
+    @Test
+    void theRevocationCheckSaysWhyItIsDown() {
+        given().when().get("/q/health/ready").then().statusCode(503)
+                .body("checks.find { it.name == 'Revocations' }.status", is("DOWN"))
+                .body("checks.find { it.name == 'Revocations' }.data.reason", startsWith(
+                        "the revocation topic is not read yet: Kafka has not answered for "))
+                .body("checks.find { it.name == 'Revocations' }.data.reason", containsString(
+                        "(startup-timeout 2 s passed)"));
     }
 
     @Test

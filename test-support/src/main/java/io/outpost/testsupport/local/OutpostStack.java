@@ -233,6 +233,20 @@ public final class OutpostStack implements AutoCloseable {
         awaitReady(service);
     }
 
+    /**
+     * Starts one service again, as {@link #restart} does, but returns once it has started (liveness UP), ready or
+     * not: to see what a replica that cannot become ready answers.
+     */
+    public synchronized void restartUnready(String name) throws IOException, InterruptedException {
+        Service service = service(name);
+        if (isRunning(name)) {
+            return;
+        }
+        progress.accept("restarting " + name + " (not waiting for readiness)");
+        running.put(service, launch(service, backing.postgres(), Map.of()));
+        Readiness.awaitLive(service.name(), service.url(), running.get(service), log(service), READY_TIMEOUT);
+    }
+
     private void awaitReady(Service service) throws IOException, InterruptedException {
         Readiness.await(service.name(), service.url(), running.get(service), log(service), READY_TIMEOUT);
         progress.accept(service.name() + " ready on " + service.url());

@@ -23,7 +23,18 @@ public final class Readiness {
      */
     public static void await(String name, String baseUrl, Process process, Path log, Duration timeout)
             throws IOException, InterruptedException {
-        HttpRequest ready = HttpRequest.newBuilder(URI.create(baseUrl + "/q/health/ready"))
+        await(name, baseUrl + "/q/health/ready", process, log, timeout, "ready");
+    }
+
+    /** Waits for the process to answer {@code /q/health/live} with 200: it has started, ready or not. */
+    public static void awaitLive(String name, String baseUrl, Process process, Path log, Duration timeout)
+            throws IOException, InterruptedException {
+        await(name, baseUrl + "/q/health/live", process, log, timeout, "live");
+    }
+
+    private static void await(String name, String url, Process process, Path log, Duration timeout, String what)
+            throws IOException, InterruptedException {
+        HttpRequest ready = HttpRequest.newBuilder(URI.create(url))
                 .timeout(Duration.ofSeconds(10)).build();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -38,7 +49,7 @@ public final class Readiness {
                 // not listening yet
             }
             if (System.nanoTime() > deadline) {
-                throw new IOException(name + " not ready after " + timeout + "; see " + log);
+                throw new IOException(name + " not " + what + " after " + timeout + "; see " + log);
             }
             Thread.sleep(200);
         }

@@ -39,9 +39,13 @@ import io.quarkus.runtime.StartupEvent;
  * nothing here is stored, retried or dead-lettered. Without a group it needs only {@code Read} on the topic (the
  * prod overlay's ACLs); TLS/SASL settings come from {@code kafka.*} ({@link KafkaClientSettings}).
  *
- * <p>While Kafka is unreachable the list keeps what it knows and tokens are otherwise accepted (fail open, see
- * docs/auth.md); the gauge {@code outpost_auth_revocation_feed_connected} shows it, and records published
- * meanwhile arrive when Kafka returns.
+ * <p>A replica that has just started knows no revocation yet: until the feed has read every partition to the end
+ * offsets it found at its first contact with Kafka it is {@linkplain #caughtUp() not caught up}, the service is not
+ * ready ({@link RevocationReadinessCheck}) and the verifier answers 503 rather than accept a token it cannot check.
+ * Start-up waits for that up to {@code outpost.security.revocation.startup-timeout}; past it the service starts,
+ * still unready, and logs why. Once caught up, a later outage fails open: the list keeps what it knows and tokens
+ * are otherwise accepted (docs/auth.md, "Revocation"); the gauge {@code outpost_auth_revocation_feed_connected}
+ * shows it, and records published meanwhile arrive when Kafka returns.
  *
  * <p>Records are read as bytes and each value by {@link JsonBinding}, as the ingests read theirs: a record that is
  * not one auth-service writes is applied not at all — never in part, never with U+FFFD in place of bytes that are
@@ -64,6 +68,11 @@ public class RevocationFeed {
     private final String application;
     private final AtomicLong connected = new AtomicLong();
     private final AtomicLong lag = new AtomicLong(-1);
+    private final long startedNanos = System.nanoTime();
+    /** The end offsets at the first contact with Kafka: read to these, the feed knows what was revoked before it. */
+    private volatile Map<TopicPartition, Long> startEnds;
+    private volatile boolean caughtUp;
+    private volatile String lastFault = "no answer yet";
     private volatile boolean running;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private Thread thread;
@@ -84,16 +93,54 @@ public class RevocationFeed {
 
     void onStart(@Observes StartupEvent event) {
         if (!config.revocation().enabled()) {
+            caughtUp = true;
             return;
         }
         if (bootstrap.isEmpty()) {
             LOG.warn("kafka.bootstrap.servers is not set: revoked tokens are not refused");
+            caughtUp = true;
             return;
         }
         running = true;
         thread = new Thread(this::run, "outpost-revocation-feed");
         thread.setDaemon(true);
         thread.start();
+        long deadline = startedNanos + config.revocation().startupTimeout().toNanos();
+        synchronized (this) {
+            while (!caughtUp && System.nanoTime() - deadline < 0) {
+                try {
+                    wait(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        if (!caughtUp) {
+            LOG.warnf("revocation feed: %s; not ready, and bearer requests are answered 503 until it is read",
+                    notCaughtUpReason());
+        }
+    }
+
+    /**
+     * Whether the feed has read the revocation topic to the end offsets it found at start (always, once it has; and
+     * when revocation is off or no Kafka is configured): until then no token can be checked against revocations.
+     */
+    public boolean caughtUp() {
+        return caughtUp;
+    }
+
+    /** Why the feed is not caught up, for the readiness body and the log, e.g. {@code Kafka has not answered …}. */
+    public String notCaughtUpReason() {
+        long seconds = Duration.ofNanos(System.nanoTime() - startedNanos).toSeconds();
+        Duration bound = config.revocation().startupTimeout();
+        if (startEnds == null) {
+            return "the revocation topic is not read yet: Kafka has not answered for " + seconds + " s since start"
+                    + (seconds >= bound.toSeconds() ? " (startup-timeout " + bound.toSeconds() + " s passed)" : "")
+                    + ": " + lastFault;
+        }
+        return "the revocation topic is not read yet: " + Math.max(0, lag.get()) + " record(s) behind, "
+                + seconds + " s since start";
     }
 
     void onStop(@Observes ShutdownEvent event) {
@@ -144,6 +191,9 @@ public class RevocationFeed {
                     for (ConsumerRecord<byte[], byte[]> record : kafka.poll(POLL)) {
                         records.apply(record);
                     }
+                    if (!caughtUp && startEnds != null && readTo(kafka, startEnds)) {
+                        markCaughtUp();
+                    }
                 } catch (WakeupException e) {
                     break;
                 } catch (InterruptedException e) {
@@ -151,6 +201,7 @@ public class RevocationFeed {
                     break;
                 } catch (RuntimeException e) {
                     connected.set(0);
+                    lastFault = e.toString();
                     LOG.warnf("revocation feed: %s", e.toString());
                     nextCheck = System.nanoTime() + CHECK_EVERY_NANOS;
                 }
@@ -158,6 +209,23 @@ public class RevocationFeed {
         } finally {
             consumer = null;
         }
+    }
+
+    /** Whether every partition's position has reached its end offset at start. */
+    private static boolean readTo(KafkaConsumer<byte[], byte[]> kafka, Map<TopicPartition, Long> ends) {
+        for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+            if (kafka.position(end.getKey(), METADATA_TIMEOUT) < end.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private synchronized void markCaughtUp() {
+        caughtUp = true;
+        notifyAll();
+        LOG.infof("revocation feed: read the revocation topic to its end in %d ms: ready to check tokens",
+                Duration.ofNanos(System.nanoTime() - startedNanos).toMillis());
     }
 
     /** Assigns new partitions (read from the beginning) and measures how far behind the feed is. */
@@ -175,8 +243,14 @@ public class RevocationFeed {
                 kafka.seekToBeginning(fresh);
                 LOG.infof("revocation feed: reading %s from the beginning", fresh);
             }
+            if (assigned.isEmpty() && !caughtUp) {
+                markCaughtUp(); // Kafka answers and the topic does not exist yet: there is no revocation to know
+            }
             if (!assigned.isEmpty()) {
                 Map<TopicPartition, Long> ends = kafka.endOffsets(assigned, METADATA_TIMEOUT);
+                if (startEnds == null) {
+                    startEnds = Map.copyOf(ends);
+                }
                 long behind = 0;
                 for (TopicPartition partition : assigned) {
                     behind += Math.max(0, ends.getOrDefault(partition, 0L) - kafka.position(partition, METADATA_TIMEOUT));
@@ -185,6 +259,7 @@ public class RevocationFeed {
             }
             connected.set(1);
         } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            lastFault = "Kafka does not answer (" + e.getMessage() + ")";
             if (connected.getAndSet(0) == 1) {
                 LOG.warnf("revocation feed: Kafka does not answer (%s); known revocations still apply", e.getMessage());
             }
