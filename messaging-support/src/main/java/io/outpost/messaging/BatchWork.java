@@ -216,7 +216,7 @@ final class BatchWork<E> {
                 Thread.currentThread().interrupt();
                 throw new LetterFailure(e);
             } catch (Exception e) {
-                if (DeadLetters.isTooLarge(e)) {
+                if (DeadLetters.isTooLarge(e) && context.deadLetters().givenUpAsTooLarge(letter.record())) {
                     skip(letter, e);
                 } else if (failed == null) {
                     failed = new LetterFailure(e);
@@ -229,8 +229,8 @@ final class BatchWork<E> {
     }
 
     /**
-     * A letter Kafka refused as too large would be refused on every retry, holding up its partition for ever: the
-     * record is skipped instead, counted ({@code outpost.ingest.dead.letters.skipped}) and logged with where it was.
+     * A letter Kafka has refused as too large for longer than the give-up time would be refused on every retry,
+     * holding up its partition for ever: the record is skipped instead, counted ({@code outpost.ingest.dead.letters.skipped}) and logged with where it was.
      */
     private void skip(Letter letter, Exception failure) {
         ConsumerRecord<byte[], byte[]> record = letter.record();

@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -56,10 +58,23 @@ public final class DeadLetters implements AutoCloseable {
     private static final int RECORD_OVERHEAD = 128;
     private static final int HEADER_OVERHEAD = 10;
 
+    /** How long a letter Kafka refuses as too large is retried before its record is skipped, by default. */
+    public static final Duration TOO_LARGE_GIVE_UP = Duration.ofSeconds(60);
+    /** Records whose letters are being refused as too large, remembered at most (a flood starts the count anew). */
+    private static final int TOO_LARGE_REMEMBERED = 10_000;
+
     private final KafkaProducer<byte[], byte[]> producer;
     private final int maxLetterBytes;
+    private final long giveUpNanos;
+    /** Where each record refused as too large was first refused (topic/partition/offset → System.nanoTime()). */
+    private final Map<String, Long> refusedTooLarge = new ConcurrentHashMap<>();
 
     public DeadLetters(String bootstrapServers, String clientId) {
+        this(bootstrapServers, clientId, TOO_LARGE_GIVE_UP);
+    }
+
+    public DeadLetters(String bootstrapServers, String clientId, Duration tooLargeGiveUp) {
+        giveUpNanos = tooLargeGiveUp.toNanos();
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
@@ -74,10 +89,31 @@ public final class DeadLetters implements AutoCloseable {
         producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
+    /**
+     * Whether the letter of {@code refused}, just refused as too large, has been refused so for longer than the
+     * give-up time: then its record is skipped; until then the batch is retried, so that a dead-letter topic whose
+     * {@code max.message.bytes} is set below the letter's bound can be corrected without losing the letter.
+     */
+    boolean givenUpAsTooLarge(ConsumerRecord<byte[], byte[]> refused) {
+        String where = refused.topic() + "/" + refused.partition() + "/" + refused.offset();
+        if (refusedTooLarge.size() >= TOO_LARGE_REMEMBERED) {
+            refusedTooLarge.clear();
+        }
+        long first = refusedTooLarge.computeIfAbsent(where, w -> System.nanoTime());
+        if (System.nanoTime() - first >= giveUpNanos) {
+            refusedTooLarge.remove(where);
+            return true;
+        }
+        return false;
+    }
+
     /** Sends the letter; {@code acknowledged} runs once Kafka has it (not when it failed). */
     public Future<RecordMetadata> send(ConsumerRecord<byte[], byte[]> refused, String reason, Runnable acknowledged) {
         return producer.send(letter(refused, reason, maxLetterBytes), (metadata, failure) -> {
             if (failure == null) {
+                if (!refusedTooLarge.isEmpty()) {
+                    refusedTooLarge.remove(refused.topic() + "/" + refused.partition() + "/" + refused.offset());
+                }
                 acknowledged.run();
             }
         });

@@ -58,7 +58,8 @@ public final class TopicIngest<E> implements AutoCloseable {
     TopicIngest(TopicIngestBuilder<E> builder) {
         this.topic = builder.topic;
         this.consumers = builder::newConsumer;
-        this.deadLetters = new DeadLetters(builder.bootstrapServers, builder.groupId + "-" + topic + "-dlq");
+        this.deadLetters = new DeadLetters(builder.bootstrapServers, builder.groupId + "-" + topic + "-dlq",
+                builder.tooLargeLetterGiveUp);
         this.metrics = new IngestMetrics(topic, builder.meters);
         this.refusals = new Refusals();
         this.work = new BatchWork.Context<>(new RecordParser<>(builder.type,

@@ -28,6 +28,7 @@ public final class TopicIngestBuilder<E> {
     MeterRegistry meters;
     int maxBatch = 500;
     Duration storeTimeout = Duration.ofSeconds(30);
+    Duration tooLargeLetterGiveUp = DeadLetters.TOO_LARGE_GIVE_UP;
     int storesInFlight = 1;
 
     TopicIngestBuilder(String topic, Class<E> type) {
@@ -76,6 +77,16 @@ public final class TopicIngestBuilder<E> {
     /** How long one store call may take before it counts as a timeout (retried). */
     public TopicIngestBuilder<E> storeTimeout(Duration storeTimeout) {
         this.storeTimeout = storeTimeout;
+        return this;
+    }
+
+    /**
+     * How long a dead letter Kafka refuses as too large is retried before its record is skipped (default
+     * {@link DeadLetters#TOO_LARGE_GIVE_UP}): long enough for an operator to raise a dead-letter topic's
+     * {@code max.message.bytes} set below the letter's bound, never for ever.
+     */
+    public TopicIngestBuilder<E> tooLargeLetterGiveUp(Duration giveUp) {
+        this.tooLargeLetterGiveUp = giveUp;
         return this;
     }
 

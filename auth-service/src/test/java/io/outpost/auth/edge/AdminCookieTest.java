@@ -46,6 +46,9 @@ class AdminCookieTest {
         for (Response response : List.of(byCookie().post(CLIENTS + "/" + id + "/disable"),
                 byCookie().post(CLIENTS + "/" + id + "/secret"),
                 byCookie().post(CLIENTS + "/" + id + "/revoke-tokens"),
+                byCookie().post(CLIENTS + "/" + id + "/end-previous-secret"),
+                byCookie().contentType(ContentType.JSON).body("{\"permissions\":[\"auth:clients:admin\"]}")
+                        .patch(CLIENTS + "/" + id),
                 byCookie().contentType(ContentType.JSON).body("{\"client_id\":\"csrf-made-" + id + "\"}").post(CLIENTS),
                 byCookie().contentType(ContentType.JSON).body("{\"permissions\":[\"auth:clients:admin\"]}")
                         .put(CLIENTS + "/" + id + "/permissions"))) {
