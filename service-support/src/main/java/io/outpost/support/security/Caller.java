@@ -24,7 +24,8 @@ public class Caller {
     }
 
     /**
-     * Refuses, with DESIGN §3's 403 {@code insufficient_permissions}, a token bound to sandboxes that do not include
+     * Refuses, with the 403 {@code insufficient_permissions} of docs/history.md ("Access"), a token bound to
+     * sandboxes that do not include
      * {@code sandbox} (a tenant's client reading another tenant's sandbox); a token bound to none passes.
      */
     public void requireSandbox(UUID sandbox) {
